@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Boot the guest once and collect what it reports.
+#
+#   qemu/run.sh [options]
+#     --flavor F       kernel flavor (normal, debug); default normal
+#     --mode M         test (default), demo or shell
+#     --tests A,B      guest tests to run (names without .sh); default all
+#     --tests-dir DIR  folder of guest tests; default tests/guest
+#     --destdir DIR    `make install DESTDIR=` tree to put in the guest
+#     --out DIR        where logs land; default $LAB_OUT/FLAVOR
+#
+# In test mode it writes OUT/console.log (everything the guest printed),
+# OUT/results.log (the tests' TAP, framed per test, then the kernel log),
+# OUT/dmesg.log, and prints a count of the results (see
+# tests/tap-summary.awk) including one check that the kernel log has no
+# BUG/WARNING/lockdep/KASAN/hung-task report.  Exit status 0 only when
+# everything passed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+. "$here/lab.conf"
+
+flavor=normal mode=test tests= tests_dir=$top/tests/guest destdir= out=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--flavor) flavor=$2; shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
+	--tests) tests=$2; shift 2 ;;
+	--tests-dir) tests_dir=$2; shift 2 ;;
+	--destdir) destdir=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	*) lab_die "run.sh: unknown option $1" ;;
+	esac
+done
+out=${out:-$LAB_OUT/$flavor}
+mkdir -p "$out"
+rm -f "$out"/{console,results,dmesg}.log
+
+kernel=$("$here/kernel.sh" image "$flavor")
+[ -f "$kernel" ] || lab_die "no $flavor kernel at $kernel (qemu/kernel.sh build $flavor)"
+"$here/image.sh" "$flavor" "$out/initramfs.cpio" "$destdir" "$tests_dir"
+
+# A sparse scratch file behind the guest's virtio disk (/dev/vda).
+scratch=$LAB_CACHE/scratch.img
+[ -f "$scratch" ] || truncate -s 1G "$scratch"
+
+# Nested KVM hangs on some hosts: use it only when a short probe boot
+# reaches the guest's init and back; the verdict is kept until the host
+# reboots.
+accel() {
+	case "${LAB_ACCEL:-auto}" in
+	tcg | kvm) echo "$LAB_ACCEL"; return ;;
+	esac
+	local verdict=$LAB_CACHE/accel.$(cat /proc/sys/kernel/random/boot_id)
+	if [ ! -f "$verdict" ]; then
+		echo tcg >"$verdict"
+		if [ -w /dev/kvm ]; then
+			timeout -k 5 30 qemu-system-x86_64 -accel kvm -m 512 -display none \
+				-no-reboot -kernel "$kernel" -initrd "$out/initramfs.cpio" \
+				-serial null -serial file:"$out/kvm-probe.log" \
+				-append "console=ttyS0 panic=-1 lab.mode=probe" \
+				</dev/null >/dev/null 2>&1 || true
+			grep -q '^lab-probe-ok' "$out/kvm-probe.log" 2>/dev/null && echo kvm >"$verdict"
+		fi
+	fi
+	cat "$verdict"
+}
+
+machine=(-accel "$(accel)" -m "${LAB_GUEST_MEM:-2048}" -smp "${LAB_GUEST_CPUS:-2}"
+	-no-reboot -display none -kernel "$kernel" -initrd "$out/initramfs.cpio"
+	-drive file="$scratch",if=virtio,format=raw,cache=writeback)
+cmdline="console=ttyS0 panic=-1 loglevel=5 lab.flavor=$flavor lab.mode=$mode"
+[ -z "$tests" ] || cmdline="$cmdline lab.tests=$tests"
+
+case "$mode" in
+shell | demo)
+	exec qemu-system-x86_64 "${machine[@]}" -serial mon:stdio -serial null \
+		-append "$cmdline"
+	;;
+test) ;;
+*) lab_die "run.sh: unknown mode $mode" ;;
+esac
+
+lab_log "booting the $flavor guest ($(accel)); console: $out/console.log"
+start=$SECONDS
+timeout -k 10 "${LAB_GUEST_TIMEOUT:-2400}" qemu-system-x86_64 "${machine[@]}" \
+	-serial file:"$out/console.log" -serial file:"$out/results.log" \
+	-append "$cmdline" </dev/null || lab_log "qemu exited with status $?"
+lab_log "the $flavor guest ran for $((SECONDS - start)) s"
+
+# The guest's tty turned each newline into CR LF.
+sed -i 's/\r$//' "$out/results.log" "$out/console.log"
+sed -n '/^=== dmesg$/,/^=== end$/p' "$out/results.log" >"$out/dmesg.log"
+exec "$here/verdict.sh" "$flavor" "$out"

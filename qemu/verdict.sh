@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Judge one guest run:  qemu/verdict.sh FLAVOR OUTDIR
+# Reads OUTDIR/results.log (framed TAP, see tests/tap-summary.awk),
+# OUTDIR/dmesg.log and OUTDIR/console.log; prints one FAIL line per
+# failure and last "totals PASSED FAILED SKIPPED"; exits non-zero on any
+# failure.  Besides the tests' own checks it adds two: the guest reached
+# the end of its run, and the kernel log holds no splat.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+flavor=${1:?flavor} out=${2:?outdir}
+
+# The first line of every report a kernel bug, a lock-order problem, a
+# memory error, a leak, a hang or a stall prints (after the printk time).
+splat='^\[ *[0-9]+\.[0-9]+\] (BUG:|WARNING:|kernel BUG at|Oops|Kernel panic|general protection fault|Unable to handle|UBSAN:|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked for more than|INFO: rcu|rcu: INFO:|list_(add|del) corruption|kmemleak: .*new suspected memory leak)'
+
+awk -v label="$flavor/" -f "$top/tests/tap-summary.awk" "$out/results.log" >"$out/summary"
+read -r _ passed failed skipped < <(tail -n 1 "$out/summary")
+grep -v '^totals ' "$out/summary"
+
+check() {
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL $flavor/$2"
+	fi
+}
+
+if grep -q '^=== end$' "$out/results.log"; then
+	check ok
+else
+	check fail "guest: did not finish its run (see $out/console.log):"
+	tail -n 15 "$out/console.log" | sed 's/^/    /'
+fi
+
+splats=$(cat "$out/dmesg.log" "$out/console.log" 2>/dev/null | grep -aE "$splat" | sort -u)
+leaks=$(sed -n '/^=== kmemleak$/,/^=== dmesg$/p' "$out/results.log" | grep -c 'unreferenced object')
+if [ -z "$splats" ] && [ "$leaks" -eq 0 ]; then
+	check ok
+else
+	check fail "kernel log: $(echo "$splats" | grep -c .) splat line(s), $leaks kmemleak report(s):"
+	[ -z "$splats" ] || echo "$splats" | head -n 20 | sed 's/^/    /'
+fi
+
+echo "totals $passed $failed $skipped"
+[ "$failed" -eq 0 ]
