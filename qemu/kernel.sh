@@ -183,6 +183,13 @@ image() {
 cmd=${1:-}
 shift || true
 case "$cmd" in
-prepare | apply | build | image | objdir) "$cmd" "$@" ;;
+prepare | apply | build)
+	# One writer of the source tree and object folders at a time.
+	mkdir -p "$LAB_CACHE"
+	exec 9>"$LAB_CACHE/kernel.lock"
+	flock 9
+	"$cmd" "$@"
+	;;
+image | objdir) "$cmd" "$@" ;;
 *) lab_die "usage: qemu/kernel.sh prepare|apply [DIR [N]]|build FLAVOR|image FLAVOR|objdir FLAVOR" ;;
 esac

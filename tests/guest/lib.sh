@@ -58,12 +58,20 @@ tap_is() {
 # nullb_create NAME [ATTR=VALUE]...: a null_blk device /dev/NAME made
 # through configfs (named after its configfs folder).  Attributes are
 # null_blk's configfs files (size in MB, blocksize, memory_backed,
-# completion_nsec, irqmode, hw_queue_depth, submit_queues, rotational,...).
+# completion_nsec, irqmode, hw_queue_depth, submit_queues, ...).
+# rotational=0|1 is accepted too: null_blk has no such attribute, so it is
+# written to the queue's sysfs file once the disk exists.
 nullb_create() {
-	local name=$1 kv
+	local name=$1 kv rotational=
 	shift
 	mkdir "$NULLB_CONFIGFS/$name" || return 1
 	for kv in "$@"; do
+		case "$kv" in
+		rotational=*)
+			rotational=${kv#*=}
+			continue
+			;;
+		esac
 		echo "${kv#*=}" >"$NULLB_CONFIGFS/$name/${kv%%=*}" || {
 			echo "nullb_create: $name: cannot set ${kv%%=*}" >&2
 			return 1
@@ -74,6 +82,8 @@ nullb_create() {
 		echo "nullb_create: /dev/$name did not appear" >&2
 		return 1
 	}
+	[ -z "$rotational" ] ||
+		echo "$rotational" >"/sys/block/$name/queue/rotational"
 }
 
 nullb_remove() {
