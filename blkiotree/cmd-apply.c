@@ -1,0 +1,142 @@
+/* blkiotree apply: build or update a whole tree described in JSON. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "session.h"
+#include "spec.h"
+#include "strutil.h"
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " blkiotree apply [options] FILE\n"
+	      "\n"
+	      "Create and set the groups described in a JSON file (- for standard\n"
+	      "input).  The whole description is checked before anything is written;\n"
+	      "groups it does not mention are left alone.\n"
+	      "\n"
+	      "Options:\n"
+	      " -n, --dry-run  print the steps that would be written, write nothing\n"
+	      " -v, --verbose  print each step as it is written\n"
+	      " -h, --help     display this help\n"
+	      "\n"
+	      "For more details see blkiotree-apply(8).\n", stdout);
+}
+
+/* The whole file, NUL-terminated; NULL with errno set on failure. */
+static char *read_all(FILE *f, size_t *len)
+{
+	size_t size = 4096, n = 0;
+	char *buf = xcalloc(size, 1);
+
+	for (;;) {
+		n += fread(buf + n, 1, size - n - 1, f);
+		if (ferror(f)) {
+			int err = errno;
+
+			free(buf);
+			errno = err ? err : EIO;
+			return NULL;
+		}
+		if (feof(f))
+			break;
+		size *= 2;
+		buf = xreallocarray(buf, size, 1);
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static struct bt_spec_group *load_spec(const char *file)
+{
+	bool from_stdin = !strcmp(file, "-");
+	FILE *f = from_stdin ? stdin : fopen(file, "re");
+	struct bt_spec_group *spec;
+	char *text, *why;
+	size_t len;
+
+	if (!f) {
+		bt_error("apply %s: %s", file, strerror(errno));
+		return NULL;
+	}
+	text = read_all(f, &len);
+	if (!text)
+		bt_error("apply %s: %s", file, strerror(errno));
+	if (!from_stdin)
+		fclose(f);
+	if (!text)
+		return NULL;
+	spec = bt_spec_parse(text, len, &why);
+	free(text);
+	if (!spec) {
+		bt_error("apply %s: %s", file, why);
+		free(why);
+	}
+	return spec;
+}
+
+int cmd_apply(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bt_spec_group *spec;
+	struct bt_session session;
+	struct bt_plan plan;
+	bool dry_run = false, verbose = false;
+	char *why = NULL;
+	int c, status, err;
+
+	while ((c = getopt_long(argc, argv, "+nvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			dry_run = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage();
+			return BT_EXIT_OK;
+		default:
+			return bt_option_error("apply", argv);
+		}
+	}
+	if (argc - optind != 1)
+		return bt_usage_error("apply", "expected one FILE");
+
+	spec = load_spec(argv[optind]);
+	if (!spec)
+		return BT_EXIT_USAGE;
+	status = bt_session_open(&session, "apply");
+	if (status != BT_EXIT_OK) {
+		bt_spec_free(spec);
+		return status;
+	}
+	bt_plan_init(&plan);
+	err = bt_plan_spec(&plan, session.tree, &session.env, spec, &why);
+	if (err) {
+		bt_error("apply %s: %s", argv[optind], why);
+		status = bt_exit_for(err);
+	} else if (dry_run) {
+		bt_plan_print(stdout, &plan);
+	} else {
+		status = bt_session_commit(&session, &plan,
+					   verbose ? stdout : NULL);
+	}
+	free(why);
+	bt_plan_free(&plan);
+	bt_session_close(&session);
+	bt_spec_free(spec);
+	return status;
+}

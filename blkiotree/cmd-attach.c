@@ -1,0 +1,81 @@
+/* blkiotree attach: move processes (all their threads) into a group. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "cmds.h"
+#include "session.h"
+#include "strutil.h"
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " blkiotree attach GROUP PID...\n"
+	      "\n"
+	      "Move processes, with all their threads, into a blkio group.\n"
+	      "\n"
+	      "Options:\n"
+	      " -h, --help  display this help\n"
+	      "\n"
+	      "For more details see blkiotree-attach(8).\n", stdout);
+}
+
+int cmd_attach(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bt_session session;
+	struct bt_plan plan;
+	const char *bad;
+	char *path, *why = NULL;
+	int c, status, err = 0;
+
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (c != 'h')
+			return bt_option_error("attach", argv);
+		usage();
+		return BT_EXIT_OK;
+	}
+	if (argc - optind < 2)
+		return bt_usage_error("attach", "need a group and at least one "
+				      "PID");
+	for (int i = optind + 1; i < argc; i++) {
+		long long pid;
+
+		if (str_to_ll(argv[i], &pid) || pid <= 0 || pid > 0x7fffffff)
+			return bt_usage_error("attach", "%s: not a process ID",
+					      argv[i]);
+	}
+	path = bt_path_normalize(argv[optind], &bad);
+	if (!path)
+		return bt_usage_error("attach", "%s: %s", argv[optind], bad);
+
+	status = bt_session_open(&session, "attach");
+	if (status != BT_EXIT_OK) {
+		free(path);
+		return status;
+	}
+	bt_plan_init(&plan);
+	for (int i = optind + 1; i < argc && !err; i++) {
+		long long pid;
+		struct bt_op op = { .type = BT_OP_ATTACH, .path = path };
+
+		str_to_ll(argv[i], &pid);
+		op.pid = pid;
+		err = bt_plan_add(&plan, session.tree, &session.env, &op, &why);
+	}
+	if (err) {
+		bt_error("%s", why);
+		status = bt_exit_for(err);
+	} else {
+		status = bt_session_commit(&session, &plan, NULL);
+	}
+	free(why);
+	bt_plan_free(&plan);
+	bt_session_close(&session);
+	free(path);
+	return status;
+}

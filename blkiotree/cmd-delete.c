@@ -1,0 +1,85 @@
+/* blkiotree delete: remove groups; their tasks move to the parent. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "cmds.h"
+#include "session.h"
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " blkiotree delete [options] GROUP...\n"
+	      "\n"
+	      "Delete blkio groups; their tasks move to the parent group.\n"
+	      "\n"
+	      "Options:\n"
+	      " -r, --recursive  delete the groups' child groups too\n"
+	      " -h, --help       display this help\n"
+	      "\n"
+	      "For more details see blkiotree-delete(8).\n", stdout);
+}
+
+int cmd_delete(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "recursive", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bt_session session;
+	struct bt_plan plan;
+	bool recursive = false;
+	char *why = NULL;
+	int c, status, err = 0;
+
+	while ((c = getopt_long(argc, argv, "+rh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			recursive = true;
+			break;
+		case 'h':
+			usage();
+			return BT_EXIT_OK;
+		default:
+			return bt_option_error("delete", argv);
+		}
+	}
+	if (optind >= argc)
+		return bt_usage_error("delete", "no group given");
+	for (int i = optind; i < argc; i++) {
+		const char *bad;
+		char *path = bt_path_normalize(argv[i], &bad);
+
+		if (!path)
+			return bt_usage_error("delete", "%s: %s", argv[i], bad);
+		free(path);
+	}
+
+	status = bt_session_open(&session, "delete");
+	if (status != BT_EXIT_OK)
+		return status;
+	bt_plan_init(&plan);
+	for (int i = optind; i < argc && !err; i++) {
+		const char *bad;
+		struct bt_op op = {
+			.type = BT_OP_DELETE,
+			.path = bt_path_normalize(argv[i], &bad),
+			.recursive = recursive,
+		};
+
+		err = bt_plan_add(&plan, session.tree, &session.env, &op, &why);
+		free(op.path);
+	}
+	if (err) {
+		bt_error("%s", why);
+		status = bt_exit_for(err);
+	} else {
+		status = bt_session_commit(&session, &plan, NULL);
+	}
+	free(why);
+	bt_plan_free(&plan);
+	bt_session_close(&session);
+	return status;
+}

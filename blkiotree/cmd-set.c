@@ -1,0 +1,102 @@
+/* blkiotree set: change policy values, all checked before any is written. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "session.h"
+#include "strutil.h"
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " blkiotree set GROUP KEY=VALUE...\n"
+	      "\n"
+	      "Set policy values of a group; all are checked before any is written.\n"
+	      "\n"
+	      "Keys:\n"
+	      " weight=W                 blkio.weight, 10-1000\n"
+	      " use_hierarchy=0|1        blkio.use_hierarchy\n"
+	      " weight_device=MAJ:MIN:W  blkio.weight_device; W=0 removes it\n"
+	      "\n"
+	      "Options:\n"
+	      " -h, --help  display this help\n"
+	      "\n"
+	      "For more details see blkiotree-set(8).\n", stdout);
+}
+
+int cmd_set(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bt_session session;
+	struct bt_plan plan;
+	const char *bad;
+	char *path, *why = NULL;
+	int c, status, err = 0;
+
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (c != 'h')
+			return bt_option_error("set", argv);
+		usage();
+		return BT_EXIT_OK;
+	}
+	if (argc - optind < 2)
+		return bt_usage_error("set", "need a group and at least one "
+				      "KEY=VALUE");
+	/* the syntax of every argument first: a typo changes nothing */
+	for (int i = optind + 1; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		enum bt_key key;
+		bool known;
+
+		if (!eq)
+			return bt_usage_error("set", "%s: expected KEY=VALUE",
+					      argv[i]);
+		*eq = '\0';
+		known = bt_key_parse(argv[i], &key);
+		*eq = '=';
+		if (!known)
+			return bt_usage_error("set", "%s: unknown key (weight, "
+					      "use_hierarchy, weight_device)",
+					      argv[i]);
+	}
+	path = bt_path_normalize(argv[optind], &bad);
+	if (!path)
+		return bt_usage_error("set", "%s: %s", argv[optind], bad);
+
+	status = bt_session_open(&session, "set");
+	if (status != BT_EXIT_OK) {
+		free(path);
+		return status;
+	}
+	bt_plan_init(&plan);
+	for (int i = optind + 1; i < argc && !err; i++) {
+		char *eq = strchr(argv[i], '=');
+		struct bt_op op = {
+			.type = BT_OP_SET,
+			.path = path,
+			.value = eq + 1,
+		};
+
+		*eq = '\0';
+		bt_key_parse(argv[i], &op.key);
+		*eq = '=';
+		err = bt_plan_add(&plan, session.tree, &session.env, &op, &why);
+	}
+	if (err) {
+		bt_error("%s", why);
+		status = bt_exit_for(err);
+	} else {
+		status = bt_session_commit(&session, &plan, NULL);
+	}
+	free(why);
+	bt_plan_free(&plan);
+	bt_session_close(&session);
+	free(path);
+	return status;
+}

@@ -1,0 +1,37 @@
+/*
+ * The commands, their shared exit codes and error output.  Each command
+ * gets argv starting at its own name and returns the exit status.
+ */
+#ifndef BLKIOTREE_CMDS_H
+#define BLKIOTREE_CMDS_H
+
+#include <stdio.h>
+
+enum {
+	BT_EXIT_OK = 0,
+	BT_EXIT_FAILURE = 1,	/* a system error; see the message */
+	BT_EXIT_USAGE = 2,	/* bad command line or unreadable spec */
+	BT_EXIT_REFUSED = 3,	/* refused by the rules or kernel; nothing changed */
+	BT_EXIT_NO_POLICY = 4,	/* no blkio hierarchy, or no cfq policy files */
+};
+
+/* Exit status for a refusal with errno @err. */
+int bt_exit_for(int err);
+/* "blkiotree: ..." and a newline on stderr. */
+void bt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For a bad command line: the error, then a pointer to --help. */
+int bt_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* For getopt_long() returning '?' (opterr is 0). */
+int bt_option_error(const char *cmd, char **argv);
+void bt_print_version(void);
+
+int cmd_create(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_delete(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+
+#endif

@@ -1,0 +1,319 @@
+/* Output of "show"; see output.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <json.h>
+#include <libsmartcols.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "strutil.h"
+
+/* Is the entity, or anything below it, inside the subtree being shown? */
+static bool shown(const struct bt_entity *entity, const struct bt_group *focus)
+{
+	if (!focus || (entity->type != BT_ENTITY_PIVOT &&
+		       bt_group_is_ancestor(focus, entity->group)))
+		return true;
+	for (size_t i = 0; i < entity->nchildren; i++)
+		if (shown(entity->children[i], focus))
+			return true;
+	return false;
+}
+
+static char *entity_name(const struct bt_entity *entity)
+{
+	switch (entity->type) {
+	case BT_ENTITY_PIVOT:
+		return xstrdup("pivot");
+	case BT_ENTITY_GROUP:
+		return bt_group_display(entity->group);
+	case BT_ENTITY_TASK:
+		break;
+	}
+	return xstrdup(entity->task->comm);
+}
+
+static const char *entity_type(const struct bt_entity *entity)
+{
+	switch (entity->type) {
+	case BT_ENTITY_PIVOT:
+		return "pivot";
+	case BT_ENTITY_GROUP:
+		return "group";
+	case BT_ENTITY_TASK:
+		break;
+	}
+	return "task";
+}
+
+static char *share_text(double share)
+{
+	return xasprintf("%.2f", share);
+}
+
+enum {
+	COL_NAME,
+	COL_TYPE,
+	COL_PID,
+	COL_WEIGHT,
+	COL_SHARE,
+	COL_IOPRIO,
+	COL_HIERARCHY,
+};
+
+static int add_lines(struct libscols_table *table, struct libscols_line *parent,
+		     const struct bt_entity *entity,
+		     const struct bt_group *focus)
+{
+	struct libscols_line *line;
+	char *text;
+	int rc = 0;
+
+	if (!shown(entity, focus))
+		return 0;
+	line = scols_table_new_line(table, parent);
+	if (!line)
+		return -ENOMEM;
+	rc |= scols_line_refer_data(line, COL_NAME, entity_name(entity));
+	rc |= scols_line_set_data(line, COL_TYPE, entity_type(entity));
+	if (entity->type != BT_ENTITY_PIVOT) {
+		rc |= scols_line_refer_data(line, COL_WEIGHT,
+					    xasprintf("%u", entity->weight));
+	}
+	text = share_text(entity->share);
+	rc |= scols_line_refer_data(line, COL_SHARE, xasprintf("%s%%", text));
+	free(text);
+	if (entity->type == BT_ENTITY_GROUP)
+		rc |= scols_line_set_data(line, COL_HIERARCHY,
+					  entity->group->use_hierarchy ? "1" : "0");
+	if (entity->type == BT_ENTITY_TASK) {
+		const struct bt_task *task = entity->task;
+
+		rc |= scols_line_refer_data(line, COL_PID,
+					    xasprintf("%ld", (long)task->pid));
+		rc |= scols_line_refer_data(line, COL_IOPRIO,
+			xasprintf("%s/%u%s", bt_ioclass_name(task->ioclass),
+				  task->level, task->from_nice ? " (nice)" : ""));
+	}
+	for (size_t i = 0; !rc && i < entity->nchildren; i++)
+		rc = add_lines(table, line, entity->children[i], focus);
+	return rc;
+}
+
+static struct libscols_table *new_table(FILE *out,
+					const struct bt_show_format *format)
+{
+	struct libscols_table *table = scols_new_table();
+
+	if (!table)
+		return NULL;
+	scols_table_set_stream(table, out);
+	scols_table_enable_raw(table, format->raw);
+	scols_table_enable_noheadings(table, format->noheadings);
+	scols_table_enable_ascii(table, format->ascii);
+	return table;
+}
+
+static int print_tree(FILE *out, const struct bt_show *show,
+		      const struct bt_show_format *format)
+{
+	struct libscols_table *table = new_table(out, format);
+	static const struct {
+		const char *name;
+		int flags;
+	} columns[] = {
+		[COL_NAME] = { "NAME", SCOLS_FL_TREE },
+		[COL_TYPE] = { "TYPE", 0 },
+		[COL_PID] = { "PID", SCOLS_FL_RIGHT },
+		[COL_WEIGHT] = { "WEIGHT", SCOLS_FL_RIGHT },
+		[COL_SHARE] = { "SHARE", SCOLS_FL_RIGHT },
+		[COL_IOPRIO] = { "IOPRIO", 0 },
+		[COL_HIERARCHY] = { "HIER", SCOLS_FL_RIGHT },
+	};
+	int rc = 0;
+
+	if (!table)
+		return -ENOMEM;
+	for (size_t i = 0; !rc && i < sizeof(columns) / sizeof(columns[0]); i++)
+		if (!scols_table_new_column(table, columns[i].name, 0,
+					    columns[i].flags))
+			rc = -ENOMEM;
+	if (!rc)
+		rc = add_lines(table, NULL, show->sched, show->focus);
+	if (!rc)
+		rc = scols_print_table(table);
+	scols_unref_table(table);
+	return rc;
+}
+
+static int print_devices(FILE *out, const struct bt_show *show,
+			 const struct bt_show_format *format)
+{
+	struct libscols_table *table = new_table(out, format);
+	int rc = 0;
+
+	if (!table)
+		return -ENOMEM;
+	if (!scols_table_new_column(table, "DEVICE", 0, 0) ||
+	    !scols_table_new_column(table, "MAJ:MIN", 0, 0) ||
+	    !scols_table_new_column(table, "SCHEDULER", 0, 0) ||
+	    !scols_table_new_column(table, "WEIGHTS", 0, 0))
+		rc = -ENOMEM;
+	for (size_t i = 0; !rc && i < show->ndevices; i++) {
+		const struct bt_blockdev *dev = &show->devices[i];
+		struct libscols_line *line = scols_table_new_line(table, NULL);
+		char *problem = bt_blockdev_weight_problem(dev,
+							   show->cfq_policy);
+
+		if (!line) {
+			free(problem);
+			rc = -ENOMEM;
+			break;
+		}
+		rc |= scols_line_set_data(line, 0, dev->name);
+		rc |= scols_line_refer_data(line, 1, xasprintf("%u:%u",
+							dev->major, dev->minor));
+		rc |= scols_line_set_data(line, 2, dev->scheduler);
+		rc |= scols_line_refer_data(line, 3, problem ?
+			xasprintf("no effect: %s", problem) : xstrdup("effective"));
+		free(problem);
+	}
+	if (!rc && show->ndevices) {
+		fputc('\n', out);
+		rc = scols_print_table(table);
+	}
+	scols_unref_table(table);
+	return rc;
+}
+
+static struct json_object *share_json(double share)
+{
+	char *text = share_text(share);
+	struct json_object *obj = json_object_new_double_s(share, text);
+
+	free(text);
+	return obj;
+}
+
+static struct json_object *entity_json(const struct bt_entity *entity,
+				       const struct bt_group *focus)
+{
+	struct json_object *obj = json_object_new_object();
+	struct json_object *children;
+	char *name = entity_name(entity);
+
+	json_object_object_add(obj, "type",
+			       json_object_new_string(entity_type(entity)));
+	json_object_object_add(obj, "name", json_object_new_string(name));
+	free(name);
+	if (entity->type == BT_ENTITY_GROUP)
+		json_object_object_add(obj, "use_hierarchy",
+			json_object_new_int(entity->group->use_hierarchy));
+	if (entity->type == BT_ENTITY_TASK) {
+		struct json_object *ioprio = json_object_new_object();
+
+		json_object_object_add(obj, "pid",
+				       json_object_new_int64(entity->task->pid));
+		json_object_object_add(ioprio, "class", json_object_new_string(
+				bt_ioclass_name(entity->task->ioclass)));
+		json_object_object_add(ioprio, "level",
+				       json_object_new_int(entity->task->level));
+		json_object_object_add(ioprio, "from_nice",
+			json_object_new_boolean(entity->task->from_nice));
+		json_object_object_add(obj, "ioprio", ioprio);
+	}
+	if (entity->type != BT_ENTITY_PIVOT)
+		json_object_object_add(obj, "weight",
+				       json_object_new_int(entity->weight));
+	json_object_object_add(obj, "share", share_json(entity->share));
+
+	children = json_object_new_array();
+	for (size_t i = 0; i < entity->nchildren; i++)
+		if (shown(entity->children[i], focus))
+			json_object_array_add(children, entity_json(
+					entity->children[i], focus));
+	if (json_object_array_length(children))
+		json_object_object_add(obj, "children", children);
+	else
+		json_object_put(children);
+	return obj;
+}
+
+static int print_json(FILE *out, const struct bt_show *show)
+{
+	struct json_object *doc = json_object_new_object();
+	struct json_object *devices = json_object_new_array();
+	int rc = 0;
+
+	json_object_object_add(doc, "hierarchy",
+			       json_object_new_string(show->mount));
+	json_object_object_add(doc, "cfq_policy",
+			       json_object_new_boolean(show->cfq_policy));
+	if (show->have_device) {
+		char *devnum = xasprintf("%u:%u", show->major, show->minor);
+
+		json_object_object_add(doc, "device",
+				       json_object_new_string(devnum));
+		free(devnum);
+	} else {
+		json_object_object_add(doc, "device", NULL);
+	}
+	for (size_t i = 0; i < show->ndevices; i++) {
+		const struct bt_blockdev *dev = &show->devices[i];
+		struct json_object *obj = json_object_new_object();
+		char *problem = bt_blockdev_weight_problem(dev,
+							   show->cfq_policy);
+		char *devnum = xasprintf("%u:%u", dev->major, dev->minor);
+
+		json_object_object_add(obj, "name",
+				       json_object_new_string(dev->name));
+		json_object_object_add(obj, "dev",
+				       json_object_new_string(devnum));
+		json_object_object_add(obj, "scheduler",
+				       json_object_new_string(dev->scheduler));
+		json_object_object_add(obj, "weights_effective",
+				       json_object_new_boolean(!problem));
+		json_object_object_add(obj, "problem", problem ?
+				       json_object_new_string(problem) : NULL);
+		json_object_array_add(devices, obj);
+		free(problem);
+		free(devnum);
+	}
+	json_object_object_add(doc, "devices", devices);
+	json_object_object_add(doc, "tree", entity_json(show->sched,
+							show->focus));
+	if (fprintf(out, "%s\n", json_object_to_json_string_ext(doc,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
+		rc = -errno;
+	json_object_put(doc);
+	return rc;
+}
+
+int bt_output_show(FILE *out, const struct bt_show *show,
+		   const struct bt_show_format *format)
+{
+	int rc;
+
+	if (format->json)
+		return print_json(out, show);
+	rc = print_tree(out, show, format);
+	if (!rc)
+		rc = print_devices(out, show, format);
+	return rc;
+}
+
+void bt_output_warnings(FILE *err, const struct bt_show *show)
+{
+	for (size_t i = 0; i < show->ndevices; i++) {
+		char *problem = bt_blockdev_weight_problem(&show->devices[i],
+							   show->cfq_policy);
+
+		if (problem)
+			fprintf(err, "blkiotree: warning: %s: weights have no "
+				"effect: %s\n", show->devices[i].name, problem);
+		free(problem);
+	}
+}

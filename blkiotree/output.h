@@ -1,0 +1,38 @@
+/*
+ * Output of "show": the scheduling tree as a table with a tree column
+ * (libsmartcols, as lsblk and findmnt draw theirs) followed by the device
+ * list, or the same data as one JSON document (json-c).
+ */
+#ifndef BLKIOTREE_OUTPUT_H
+#define BLKIOTREE_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sysblock.h"
+#include "tree.h"
+
+struct bt_show {
+	const char *mount;		/* blkio mount point */
+	bool cfq_policy;		/* the cfq policy files exist */
+	const struct bt_entity *sched;	/* from bt_sched_build() */
+	const struct bt_group *focus;	/* show only this subtree; NULL: all */
+	bool have_device;		/* --device given */
+	unsigned major, minor;
+	const struct bt_blockdev *devices;	/* the devices to list */
+	size_t ndevices;
+};
+
+struct bt_show_format {
+	bool json;
+	bool raw;
+	bool noheadings;
+	bool ascii;
+};
+
+int bt_output_show(FILE *out, const struct bt_show *show,
+		   const struct bt_show_format *format);
+/* One "blkiotree: warning: DEV: ..." line per device where weights cannot act. */
+void bt_output_warnings(FILE *err, const struct bt_show *show);
+
+#endif

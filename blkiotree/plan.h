@@ -1,0 +1,56 @@
+/*
+ * A plan: the operations one command will write, each checked against the
+ * rules on a model that already holds the effect of the ones before it.
+ * Building the plan changes only the model, so a refused command has
+ * written nothing; session.c then writes the plan, undoing the written
+ * part if the kernel refuses one step.
+ */
+#ifndef BLKIOTREE_PLAN_H
+#define BLKIOTREE_PLAN_H
+
+#include "rules.h"
+#include "spec.h"
+
+/* What writing a step changed, so that it can be put back. */
+struct bt_undo {
+	unsigned number;	/* SET: the previous value */
+	char *from_path;	/* ATTACH: the group the task was in */
+};
+
+struct bt_plan {
+	struct bt_op *ops;
+	struct bt_undo *undo;
+	size_t nops;
+};
+
+void bt_plan_init(struct bt_plan *plan);
+void bt_plan_free(struct bt_plan *plan);
+
+/*
+ * Check @op (its strings are copied) against @tree and, if allowed, apply
+ * it to @tree and append it.  Returns 0, or an errno with *@why set to
+ * "what: why" (the step and the reason; caller frees).
+ */
+int bt_plan_add(struct bt_plan *plan, struct bt_tree *tree,
+		const struct bt_env *env, const struct bt_op *op, char **why);
+/* Number of steps that write something (not no-ops). */
+size_t bt_plan_writes(const struct bt_plan *plan);
+
+/*
+ * Steps for create: every missing ancestor, the group, then its weight
+ * and use_hierarchy (before any child can exist).  @weight may be NULL.
+ */
+int bt_plan_create(struct bt_plan *plan, struct bt_tree *tree,
+		   const struct bt_env *env, const char *path,
+		   const char *weight, bool hierarchy, char **why);
+/*
+ * Steps for apply: the spec's groups in pre-order, each created if
+ * missing and its use_hierarchy set before its children are created.
+ */
+int bt_plan_spec(struct bt_plan *plan, struct bt_tree *tree,
+		 const struct bt_env *env, const struct bt_spec_group *spec,
+		 char **why);
+
+void bt_op_free(struct bt_op *op);
+
+#endif

@@ -1,0 +1,13 @@
+/* What CFQ sees of a task: name, kernel-thread flag and I/O priority. */
+#ifndef BLKIOTREE_PROCINFO_H
+#define BLKIOTREE_PROCINFO_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "tree.h"
+
+/* Fill @task for thread @tid from /proc and ioprio_get(); false if gone. */
+bool bt_procinfo_read(pid_t tid, struct bt_task *task);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * What every command that reads or writes the hierarchy starts from: the
+ * blkio mount, the model read from it and the device list; and the one
+ * way plans are written.
+ */
+#ifndef BLKIOTREE_SESSION_H
+#define BLKIOTREE_SESSION_H
+
+#include "cgroupfs.h"
+#include "plan.h"
+#include "rules.h"
+#include "sysblock.h"
+#include "tree.h"
+
+struct bt_session {
+	struct bt_cgroupfs fs;
+	struct bt_tree *tree;
+	struct bt_blockdev *devices;
+	size_t ndevices;
+	struct bt_env env;
+};
+
+/* Returns an exit status; on failure the reason is already printed. */
+int bt_session_open(struct bt_session *session, const char *cmd);
+void bt_session_close(struct bt_session *session);
+
+/*
+ * Write the plan's steps in order.  If the kernel refuses one, the steps
+ * already written are undone and the refusal is explained in the rules'
+ * words against the hierarchy as it was when refused.  With @trace, each
+ * step is printed to stdout as it is written.  Returns an exit status.
+ */
+int bt_session_commit(struct bt_session *session, const struct bt_plan *plan,
+		      FILE *trace);
+/* Print the steps that write something, one per line. */
+void bt_plan_print(FILE *out, const struct bt_plan *plan);
+
+#endif

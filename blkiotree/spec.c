@@ -1,0 +1,272 @@
+/*
+ * The apply spec parser: JSON text -> struct bt_spec_group tree.
+ *
+ * A group is an object; the document's top object is the root group
+ * (which has no "name").  Keys: name, weight, use_hierarchy,
+ * weight_device ([{"device": "MAJ:MIN", "weight": W}, ...]) and groups
+ * (an array of child groups).  Unknown keys are errors, so a typo cannot
+ * silently leave a value unset.
+ */
+#include "config.h"
+
+#include <json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec.h"
+#include "strutil.h"
+
+static void group_clear(struct bt_spec_group *group)
+{
+	free(group->name);
+	for (size_t i = 0; i < group->nweight_device; i++)
+		free(group->weight_device[i]);
+	free(group->weight_device);
+	for (size_t i = 0; i < group->nchildren; i++)
+		group_clear(&group->children[i]);
+	free(group->children);
+}
+
+void bt_spec_free(struct bt_spec_group *root)
+{
+	if (!root)
+		return;
+	group_clear(root);
+	free(root);
+}
+
+/* json-c accepts numbers written as "1.0" as doubles; a weight is an integer */
+static bool get_int(struct json_object *value, long long *out)
+{
+	if (!json_object_is_type(value, json_type_int))
+		return false;
+	*out = json_object_get_int64(value);
+	return true;
+}
+
+static bool valid_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..") && strlen(name) < 256;
+}
+
+static int parse_group(struct json_object *obj, const char *where,
+		       bool is_root, struct bt_spec_group *group, char **why);
+
+static int parse_weight_device(struct json_object *array, const char *where,
+			       struct bt_spec_group *group, char **why)
+{
+	size_t n;
+
+	if (!json_object_is_type(array, json_type_array)) {
+		*why = xasprintf("%s: \"weight_device\" must be an array", where);
+		return -1;
+	}
+	n = json_object_array_length(array);
+	group->weight_device = xcalloc(n, sizeof(*group->weight_device));
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *entry = json_object_array_get_idx(array, i);
+		struct json_object *device = NULL, *weight = NULL;
+		unsigned major, minor;
+		long long w;
+		size_t nkeys;
+
+		if (!json_object_is_type(entry, json_type_object)) {
+			*why = xasprintf("%s: weight_device[%zu] must be an "
+					 "object", where, i);
+			return -1;
+		}
+		nkeys = json_object_object_length(entry);
+		if (!json_object_object_get_ex(entry, "device", &device) ||
+		    !json_object_object_get_ex(entry, "weight", &weight) ||
+		    nkeys != 2) {
+			*why = xasprintf("%s: weight_device[%zu] must have "
+					 "exactly \"device\" and \"weight\"",
+					 where, i);
+			return -1;
+		}
+		if (!json_object_is_type(device, json_type_string) ||
+		    !str_to_devnum(json_object_get_string(device), &major,
+				   &minor)) {
+			*why = xasprintf("%s: weight_device[%zu]: \"device\" "
+					 "must be a \"MAJ:MIN\" string", where,
+					 i);
+			return -1;
+		}
+		if (!get_int(weight, &w)) {
+			*why = xasprintf("%s: weight_device[%zu]: \"weight\" "
+					 "must be an integer", where, i);
+			return -1;
+		}
+		group->weight_device[i] = xasprintf("%u:%u:%lld", major, minor,
+						    w);
+		group->nweight_device++;
+	}
+	return 0;
+}
+
+static int parse_children(struct json_object *array, const char *where,
+			  struct bt_spec_group *group, char **why)
+{
+	size_t n;
+
+	if (!json_object_is_type(array, json_type_array)) {
+		*why = xasprintf("%s: \"groups\" must be an array", where);
+		return -1;
+	}
+	n = json_object_array_length(array);
+	group->children = xcalloc(n, sizeof(*group->children));
+	for (size_t i = 0; i < n; i++) {
+		struct bt_spec_group *child = &group->children[i];
+		char *child_where = xasprintf("%s: groups[%zu]", where, i);
+		int rc;
+
+		group->nchildren++;
+		rc = parse_group(json_object_array_get_idx(array, i),
+				 child_where, false, child, why);
+		free(child_where);
+		if (rc)
+			return rc;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(group->children[j].name, child->name)) {
+				*why = xasprintf("%s: group \"%s\" is listed "
+						 "twice", where, child->name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+static int parse_group(struct json_object *obj, const char *where,
+		       bool is_root, struct bt_spec_group *group, char **why)
+{
+	struct json_object *children = NULL;
+	char *here = NULL;
+	int rc = 0;
+
+	if (!json_object_is_type(obj, json_type_object)) {
+		*why = xasprintf("%s: a group must be an object", where);
+		return -1;
+	}
+	if (!is_root) {
+		struct json_object *name;
+
+		if (!json_object_object_get_ex(obj, "name", &name) ||
+		    !json_object_is_type(name, json_type_string) ||
+		    !valid_name(json_object_get_string(name))) {
+			*why = xasprintf("%s: \"name\" must be a group name "
+					 "without '/'", where);
+			return -1;
+		}
+		group->name = xstrdup(json_object_get_string(name));
+		here = xasprintf("%s (\"%s\")", where, group->name);
+		where = here;
+	}
+
+	json_object_object_foreach(obj, key, value) {
+		if (!strcmp(key, "name") && !is_root)
+			continue;
+		if (!strcmp(key, "weight")) {
+			group->has_weight = get_int(value, &group->weight);
+			if (!group->has_weight) {
+				*why = xasprintf("%s: \"weight\" must be an "
+						 "integer", where);
+				rc = -1;
+			}
+		} else if (!strcmp(key, "use_hierarchy")) {
+			group->has_use_hierarchy = true;
+			if (json_object_is_type(value, json_type_boolean))
+				group->use_hierarchy =
+					json_object_get_boolean(value);
+			else if (!get_int(value, &group->use_hierarchy)) {
+				*why = xasprintf("%s: \"use_hierarchy\" must "
+						 "be 0, 1, true or false",
+						 where);
+				rc = -1;
+			}
+		} else if (!strcmp(key, "weight_device")) {
+			rc = parse_weight_device(value, where, group, why);
+		} else if (!strcmp(key, "groups")) {
+			children = value;
+		} else {
+			*why = xasprintf("%s: unknown key \"%s\"", where, key);
+			rc = -1;
+		}
+		if (rc)
+			break;
+	}
+	/* children after the group's own keys, so errors come in order */
+	if (!rc && children)
+		rc = parse_children(children, where, group, why);
+	free(here);
+	return rc;
+}
+
+/* 1-based line and column of byte @offset */
+static void position(const char *text, size_t offset, int *line, int *column)
+{
+	*line = 1;
+	*column = 1;
+	for (size_t i = 0; i < offset; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*column = 1;
+		} else {
+			(*column)++;
+		}
+	}
+}
+
+struct bt_spec_group *bt_spec_parse(const char *text, size_t len, char **why)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct bt_spec_group *root;
+	struct json_object *doc;
+	size_t end;
+
+	if (!tok) {
+		*why = xstrdup("out of memory");
+		return NULL;
+	}
+	if (memchr(text, '\0', len)) {
+		json_tokener_free(tok);
+		*why = xstrdup("not JSON: the file contains a NUL byte");
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	doc = json_tokener_parse_ex(tok, text, len);
+	end = json_tokener_get_parse_end(tok);
+	if (!doc) {
+		enum json_tokener_error err = json_tokener_get_error(tok);
+		int line, column;
+
+		position(text, end, &line, &column);
+		if (err == json_tokener_continue)
+			*why = xstrdup("not JSON: the document ends too early");
+		else
+			*why = xasprintf("not JSON: line %d, column %d: %s",
+					 line, column,
+					 json_tokener_error_desc(err));
+		json_tokener_free(tok);
+		return NULL;
+	}
+	json_tokener_free(tok);
+	while (end < len && strchr(" \t\r\n", text[end]))
+		end++;
+	if (end < len) {
+		int line, column;
+
+		position(text, end, &line, &column);
+		*why = xasprintf("not JSON: line %d, column %d: text after the "
+				 "document", line, column);
+		json_object_put(doc);
+		return NULL;
+	}
+	root = xcalloc(1, sizeof(*root));
+	if (parse_group(doc, "top level", true, root, why)) {
+		bt_spec_free(root);
+		root = NULL;
+	}
+	json_object_put(doc);
+	return root;
+}

@@ -1,0 +1,32 @@
+/*
+ * The JSON description of a whole tree that "blkiotree apply" reads
+ * (format in man/blkiotree-apply.8).  The parser checks the shape and
+ * types and returns a tree of groups; whether the values are allowed is
+ * for the rules, against the live hierarchy.
+ */
+#ifndef BLKIOTREE_SPEC_H
+#define BLKIOTREE_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct bt_spec_group {
+	char *name;			/* NULL for the root */
+	bool has_weight;
+	long long weight;
+	bool has_use_hierarchy;
+	long long use_hierarchy;
+	char **weight_device;		/* "MAJ:MIN:WEIGHT" */
+	size_t nweight_device;
+	struct bt_spec_group *children;
+	size_t nchildren;
+};
+
+/*
+ * Parse @text.  Returns the root group, or NULL with a one-line reason in
+ * *@why naming where in the document it went wrong (caller frees).
+ */
+struct bt_spec_group *bt_spec_parse(const char *text, size_t len, char **why);
+void bt_spec_free(struct bt_spec_group *root);
+
+#endif

@@ -1,0 +1,126 @@
+/* Block devices and their active scheduler; see sysblock.h. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strutil.h"
+#include "sysblock.h"
+
+bool bt_scheduler_parse(const char *line, char *active, size_t size)
+{
+	const char *open = strchr(line, '['), *close;
+	size_t len;
+
+	if (!open) {
+		/* a queue without an elevator prints just "none" */
+		len = strcspn(line, " \t\n");
+		if (!len || len >= size || line[len] == ' ')
+			return false;
+		memcpy(active, line, len);
+		active[len] = '\0';
+		return true;
+	}
+	close = strchr(open, ']');
+	if (!close || close == open + 1 || (size_t)(close - open - 1) >= size)
+		return false;
+	len = close - open - 1;
+	memcpy(active, open + 1, len);
+	active[len] = '\0';
+	return true;
+}
+
+static bool read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, size, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	const struct bt_blockdev *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+int bt_blockdevs_read(const char *sysfs, struct bt_blockdev **devs,
+		      size_t *ndevs)
+{
+	char *dirpath = xasprintf("%s/block", sysfs);
+	DIR *dir = opendir(dirpath);
+	struct bt_blockdev *list = NULL;
+	size_t n = 0;
+	struct dirent *d;
+
+	free(dirpath);
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		struct bt_blockdev dev = { 0 };
+		char line[256], *path;
+		bool ok;
+
+		if (d->d_name[0] == '.' || strlen(d->d_name) >= sizeof(dev.name))
+			continue;
+		snprintf(dev.name, sizeof(dev.name), "%s", d->d_name);
+		path = xasprintf("%s/block/%s/dev", sysfs, d->d_name);
+		ok = read_line(path, line, sizeof(line)) &&
+		     str_to_devnum(line, &dev.major, &dev.minor);
+		free(path);
+		if (!ok)
+			continue;
+		/* a device of size 0 (an unbound loop device) does no I/O */
+		path = xasprintf("%s/block/%s/size", sysfs, d->d_name);
+		ok = read_line(path, line, sizeof(line)) && strcmp(line, "0");
+		free(path);
+		if (!ok)
+			continue;
+		path = xasprintf("%s/block/%s/queue/scheduler", sysfs,
+				 d->d_name);
+		if (!read_line(path, line, sizeof(line)) ||
+		    !bt_scheduler_parse(line, dev.scheduler,
+					sizeof(dev.scheduler)))
+			snprintf(dev.scheduler, sizeof(dev.scheduler), "none");
+		free(path);
+		list = xreallocarray(list, n + 1, sizeof(*list));
+		list[n++] = dev;
+	}
+	closedir(dir);
+	if (n)
+		qsort(list, n, sizeof(*list), compare_names);
+	*devs = list;
+	*ndevs = n;
+	return 0;
+}
+
+const struct bt_blockdev *bt_blockdev_find(const struct bt_blockdev *devs,
+					   size_t ndevs, unsigned major,
+					   unsigned minor)
+{
+	for (size_t i = 0; i < ndevs; i++)
+		if (devs[i].major == major && devs[i].minor == minor)
+			return &devs[i];
+	return NULL;
+}
+
+char *bt_blockdev_weight_problem(const struct bt_blockdev *dev,
+				 bool cfq_policy)
+{
+	if (strcmp(dev->scheduler, "cfq"))
+		return xasprintf("active scheduler is %s, not cfq",
+				 dev->scheduler);
+	if (!cfq_policy)
+		return xstrdup("the blkio hierarchy has no cfq policy files");
+	return NULL;
+}

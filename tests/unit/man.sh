@@ -1,0 +1,51 @@
+#!/bin/sh
+# Man pages: they render without warnings, and every option of every
+# "--help" is in the command's page and the other way round.
+set -u
+n=0
+fails=0
+result() { # ok|not ok, description
+	n=$((n + 1))
+	echo "$1 $n - $2"
+	[ "$1" = ok ] || fails=$((fails + 1))
+}
+mandir="$SRCDIR/man"
+for page in "$mandir"/*.8; do
+	name=$(basename "$page")
+	if [ -n "$MANDOC" ]; then
+		out=$($MANDOC -T lint -W warning "$page" 2>&1)
+		[ -z "$out" ] && result ok "mandoc lint $name" ||
+			{ result "not ok" "mandoc lint $name"; echo "$out" | sed 's/^/# /'; }
+	fi
+	if [ -n "$GROFF" ]; then
+		out=$($GROFF -ww -z -man "$page" 2>&1)
+		[ -z "$out" ] && result ok "groff -ww $name" ||
+			{ result "not ok" "groff -ww $name"; echo "$out" | sed 's/^/# /'; }
+	fi
+done
+
+# long options as "--name" in --help, as "\-\-name" in the page
+help_options() { "$BLKIOTREE" "$@" --help | sed -n '/^Options:/,$p' | grep -o -- '--[a-z][a-z-]*' | sort -u; }
+page_options() { sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$1" |
+	grep -o -- '\\-\\-[a-z][a-z\\-]*' | sed 's/\\//g' | sort -u; }
+check_pair() { # page, command words...
+	page=$1; shift
+	h=$(help_options "$@"); p=$(page_options "$page")
+	if [ "$h" = "$p" ]; then
+		result ok "options of 'blkiotree $*' match $(basename "$page")"
+	else
+		result "not ok" "options of 'blkiotree $*' match $(basename "$page")"
+		echo "# help: $(echo $h)"; echo "# page: $(echo $p)"
+	fi
+}
+check_pair "$mandir/blkiotree.8"
+for cmd in create set show delete attach exec apply; do
+	check_pair "$mandir/blkiotree-$cmd.8" "$cmd"
+	# every command is in the main page and in --help
+	grep -q "^\.B[R]* $cmd\b" "$mandir/blkiotree.8" &&
+		"$BLKIOTREE" --help | grep -q "^ $cmd " &&
+		result ok "$cmd in blkiotree.8 and --help" ||
+		result "not ok" "$cmd in blkiotree.8 and --help"
+done
+echo "1..$n"
+[ "$fails" -eq 0 ]
