@@ -14,7 +14,18 @@ flavor=${1:?flavor} out=${2:?outdir}
 # memory error, a leak, a hang or a stall prints (after the printk time).
 splat='^\[ *[0-9]+\.[0-9]+\] (BUG:|WARNING:|kernel BUG at|Oops|Kernel panic|general protection fault|Unable to handle|UBSAN:|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked for more than|INFO: rcu|rcu: INFO:|list_(add|del) corruption|kmemleak: .*new suspected memory leak)'
 
-awk -v label="$flavor/" -f "$top/tests/tap-summary.awk" "$out/results.log" >"$out/summary"
+# KUnit suites built into the kernel ran at boot and printed KTAP to the
+# kernel log: each suite becomes one framed test, its cases its checks.
+sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$out/dmesg.log" | awk '
+	/^    # Subtest: / { if (suite != "") print "=== exit 0"
+			  suite = $3; print "=== test kunit-" suite; next }
+	suite != "" && /^    1\.\.[0-9]+/ { sub(/^    /, ""); print; next }
+	suite != "" && /^    (not )?ok [0-9]+ / { sub(/^    /, ""); print; next }
+	suite != "" && /^(not )?ok [0-9]+ / { print "=== exit 0"; suite = "" }
+	END { if (suite != "") print "=== exit 0" }' >"$out/kunit.log"
+
+cat "$out/results.log" "$out/kunit.log" |
+	awk -v label="$flavor/" -f "$top/tests/tap-summary.awk" >"$out/summary"
 read -r _ passed failed skipped < <(tail -n 1 "$out/summary")
 grep -v '^totals ' "$out/summary"
 
