@@ -1,0 +1,183 @@
+/*
+ * show's output for the seed documentation's second tree (root with
+ * use_hierarchy=1): the table as drawn by hand in blkiotree-show(8), and
+ * the same tree in the JSON document.
+ */
+#include "config.h"
+
+#include <json.h>
+#include <stdlib.h>
+
+#include "output.h"
+#include "tap.h"
+
+static struct bt_tree *seed_tree(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *grp1;
+	struct bt_task tsk1 = { .pid = 200, .comm = "tsk1" };
+	struct bt_task tsk2 = { .pid = 201, .comm = "tsk2" };
+
+	bt_ioprio_resolve(0, 0, 0, &tsk1);
+	bt_ioprio_resolve(0, 0, 0, &tsk2);
+	tree->root->use_hierarchy = 1;
+	grp1 = bt_group_add(tree->root, "grp1");
+	bt_group_add(tree->root, "grp2");
+	bt_group_add(grp1, "grp3");
+	bt_group_add_task(tree->root, &tsk1);
+	bt_group_add_task(grp1, &tsk2);
+	return tree;
+}
+
+static const struct bt_blockdev devices[] = {
+	{ .name = "nullb0", .major = 252, .minor = 0, .scheduler = "bfq" },
+	{ .name = "sda", .major = 8, .minor = 0, .scheduler = "cfq" },
+};
+
+/*
+ * Column padding is libsmartcols' business; compare the words and the
+ * tree drawing: runs of blanks become one, blanks at line ends go.
+ */
+static char *squeeze(char *text)
+{
+	char *out = text;
+
+	for (const char *in = text; *in; in++) {
+		if (*in == ' ' && (in[1] == ' ' || in[1] == '\n' || !in[1]))
+			continue;
+		*out++ = *in;
+	}
+	*out = '\0';
+	return text;
+}
+
+static char *render(const struct bt_show *show, const struct bt_show_format *f)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ok(bt_output_show(out, show, f) == 0, "output written");
+	fclose(out);
+	return f->json ? text : squeeze(text);
+}
+
+static void test_table(const struct bt_show *show)
+{
+	struct bt_show_format format = { .ascii = true };
+	char *text = render(show, &format);
+
+	is_str(text,
+	       "NAME TYPE PID WEIGHT SHARE IOPRIO HIER\n"
+	       "pivot pivot 100.00%\n"
+	       "`-/ group 1000 100.00% 1\n"
+	       " |-/grp1 group 500 33.69% 1\n"
+	       " | |-/grp1/grp3 group 500 17.12% 1\n"
+	       " | `-tsk2 task 201 484 16.57% be/4 (nice)\n"
+	       " |-/grp2 group 500 33.69% 1\n"
+	       " `-tsk1 task 200 484 32.61% be/4 (nice)\n"
+	       "\n"
+	       "DEVICE MAJ:MIN SCHEDULER WEIGHTS\n"
+	       "nullb0 252:0 bfq no effect: active scheduler is bfq, not cfq\n"
+	       "sda 8:0 cfq effective\n",
+	       "seed tree 2 as a table");
+	free(text);
+}
+
+static struct json_object *at(struct json_object *obj, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(obj, key, &v);
+	return v;
+}
+
+static struct json_object *kid(struct json_object *obj, size_t i)
+{
+	struct json_object *children = at(obj, "children");
+
+	return children ? json_object_array_get_idx(children, i) : NULL;
+}
+
+static void is_entity(struct json_object *obj, const char *name, double share,
+		      const char *what)
+{
+	is_str(obj ? json_object_get_string(at(obj, "name")) : NULL, name,
+	       "json %s: name", what);
+	is_share(obj ? json_object_get_double(at(obj, "share")) : -1, share,
+		 "json %s: share", what);
+}
+
+static void test_json(const struct bt_show *show)
+{
+	struct bt_show_format format = { .json = true };
+	char *text = render(show, &format);
+	struct json_object *doc = json_tokener_parse(text);
+	struct json_object *tree = at(doc, "tree"), *root, *grp1;
+
+	ok(doc != NULL, "JSON output parses");
+	ok(strstr(text, "\"share\": 33.69") != NULL,
+	   "shares printed with two decimals");
+	is_str(json_object_get_string(at(doc, "hierarchy")), "/cg", "hierarchy");
+	ok(json_object_get_boolean(at(doc, "cfq_policy")), "cfq_policy true");
+	is_entity(tree, "pivot", 100, "pivot");
+	is_int(json_object_array_length(at(tree, "children")), 1,
+	       "json: one entity on the pivot");
+	root = kid(tree, 0);
+	is_entity(root, "/", 100, "root");
+	is_int(json_object_get_int(at(root, "use_hierarchy")), 1,
+	       "json root use_hierarchy");
+	grp1 = kid(root, 0);
+	is_entity(grp1, "/grp1", 33.69, "grp1");
+	is_int(json_object_get_int(at(grp1, "weight")), 500, "json grp1 weight");
+	is_entity(kid(grp1, 0), "/grp1/grp3", 17.12, "grp3");
+	is_entity(kid(grp1, 1), "tsk2", 16.57, "tsk2");
+	is_int(json_object_get_int(at(kid(grp1, 1), "pid")), 201, "json tsk2 pid");
+	is_str(json_object_get_string(at(at(kid(grp1, 1), "ioprio"), "class")),
+	       "be", "json tsk2 ioprio class");
+	is_entity(kid(root, 1), "/grp2", 33.69, "grp2");
+	is_entity(kid(root, 2), "tsk1", 32.61, "tsk1");
+	ok(!at(kid(root, 1), "children"), "json: no children key on a leaf");
+	is_int(json_object_array_length(at(doc, "devices")), 2, "json devices");
+	ok(!json_object_get_boolean(at(json_object_array_get_idx(
+		at(doc, "devices"), 0), "weights_effective")),
+	   "json: weights not effective under bfq");
+	json_object_put(doc);
+	free(text);
+}
+
+static void test_focus(struct bt_show *show, const struct bt_tree *tree)
+{
+	struct bt_show_format format = { .ascii = true, .noheadings = true };
+	char *text;
+
+	show->focus = bt_group_find(tree, "grp2");
+	show->ndevices = 0;
+	text = render(show, &format);
+	is_str(text,
+	       "pivot pivot 100.00%\n"
+	       "`-/ group 1000 100.00% 1\n"
+	       " `-/grp2 group 500 33.69% 1\n",
+	       "show grp2: the group and the entities above it");
+	free(text);
+}
+
+int main(void)
+{
+	struct bt_tree *tree = seed_tree();
+	struct bt_entity *sched = bt_sched_build(tree, false, 0, 0);
+	struct bt_show show = {
+		.mount = "/cg",
+		.cfq_policy = true,
+		.sched = sched,
+		.devices = devices,
+		.ndevices = 2,
+	};
+
+	test_table(&show);
+	test_json(&show);
+	test_focus(&show, tree);
+	bt_sched_free(sched);
+	bt_tree_free(tree);
+	return tap_done();
+}

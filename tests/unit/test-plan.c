@@ -1,0 +1,165 @@
+/*
+ * Plans: steps in an order the rules allow, refusals that leave no step
+ * to write, and apply's idempotence (a second plan writes nothing).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "plan.h"
+#include "tap.h"
+
+static const struct bt_env env = { .mount = "/cg", .cfq_policy = true };
+
+static char *steps(const struct bt_plan *plan)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	for (size_t i = 0; i < plan->nops; i++) {
+		char *s;
+
+		if (plan->ops[i].noop)
+			continue;
+		s = bt_op_describe(&plan->ops[i]);
+		fprintf(f, "%s;", s);
+		free(s);
+	}
+	fclose(f);
+	return text;
+}
+
+static void test_create(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_plan plan;
+	char *why = NULL, *text;
+
+	bt_plan_init(&plan);
+	is_int(bt_plan_create(&plan, tree, &env, "a/b/c", "800", true, &why), 0,
+	       "create a/b/c with parents");
+	text = steps(&plan);
+	is_str(text, "create /a;create /a/b;create /a/b/c;"
+	       "set /a/b/c use_hierarchy=1;set /a/b/c weight=800;",
+	       "parents first, use_hierarchy right after the group");
+	free(text);
+	is_int(bt_group_find(tree, "a/b/c")->weight, 800, "model has the weight");
+	is_int(bt_plan_create(&plan, tree, &env, "a/b/c/d", NULL, false, &why),
+	       0, "create below a hierarchical group");
+	is_int(bt_group_find(tree, "a/b/c/d")->use_hierarchy, 1,
+	       "the new child inherits use_hierarchy=1");
+	is_int(bt_plan_create(&plan, tree, &env, "a", NULL, false, &why), EEXIST,
+	       "create an existing group: EEXIST");
+	is_str(why, "create /a: group already exists (EEXIST)",
+	       "refusal reads \"what: why\"");
+	free(why);
+	why = NULL;
+	bt_plan_free(&plan);
+
+	bt_plan_init(&plan);
+	is_int(bt_plan_create(&plan, tree, &env, "z", "5", false, &why), ERANGE,
+	       "create --weight 5: ERANGE");
+	free(why);
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+}
+
+static void test_set_all_or_nothing(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *a = bt_group_add(tree->root, "a");
+	struct bt_plan plan;
+	struct bt_op weight = { .type = BT_OP_SET, .path = "a",
+				.key = BT_KEY_WEIGHT, .value = "700" };
+	struct bt_op bad = { .type = BT_OP_SET, .path = "a",
+			     .key = BT_KEY_WEIGHT, .value = "7000" };
+	char *why = NULL;
+
+	bt_group_add(a, "kid");
+	bt_plan_init(&plan);
+	is_int(bt_plan_add(&plan, tree, &env, &weight, &why), 0,
+	       "first value allowed");
+	is_int(bt_plan_add(&plan, tree, &env, &bad, &why), ERANGE,
+	       "second value refused");
+	is_int(plan.nops, 1, "the refused step is not in the plan");
+	is_int(plan.undo[0].number, 500, "undo keeps the old weight");
+	free(why);
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+}
+
+/* The seed's third tree as a spec: Grp1 and Grp3 hierarchical. */
+static struct bt_spec_group *seed_spec(void)
+{
+	static const char text[] =
+		"{ \"groups\": ["
+		"  { \"name\": \"Grp1\", \"use_hierarchy\": 1, \"weight\": 600,"
+		"    \"groups\": [ { \"name\": \"Grp3\", \"use_hierarchy\": true } ] },"
+		"  { \"name\": \"Grp2\" } ] }";
+	char *why = NULL;
+	struct bt_spec_group *spec = bt_spec_parse(text, sizeof(text) - 1, &why);
+
+	ok(spec != NULL, "seed spec parses");
+	free(why);
+	return spec;
+}
+
+static void test_spec(void)
+{
+	struct bt_spec_group *spec = seed_spec();
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_plan plan;
+	char *why = NULL, *text;
+
+	bt_plan_init(&plan);
+	is_int(bt_plan_spec(&plan, tree, &env, spec, &why), 0,
+	       "apply to an empty hierarchy");
+	text = steps(&plan);
+	is_str(text, "create /Grp1;set /Grp1 use_hierarchy=1;set /Grp1 weight=600;"
+	       "create /Grp1/Grp3;create /Grp2;",
+	       "use_hierarchy before the child exists; inherited value not written");
+	free(text);
+	bt_plan_free(&plan);
+
+	bt_plan_init(&plan);
+	is_int(bt_plan_spec(&plan, tree, &env, spec, &why), 0,
+	       "apply again to the result");
+	is_int(bt_plan_writes(&plan), 0, "second apply writes nothing");
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+
+	/* existing Grp1 with a child but flat: use_hierarchy cannot change */
+	tree = bt_tree_new();
+	bt_group_add(bt_group_add(tree->root, "Grp1"), "other");
+	bt_plan_init(&plan);
+	is_int(bt_plan_spec(&plan, tree, &env, spec, &why), EBUSY,
+	       "apply that needs use_hierarchy on a parent with children: EBUSY");
+	ok(why && strstr(why, "/Grp1/other"), "names the child group");
+	free(why);
+	why = NULL;
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+
+	/* hierarchical root: a child asking for 0 is refused */
+	tree = bt_tree_new();
+	tree->root->use_hierarchy = 1;
+	spec->children[0].children[0].use_hierarchy = 0;
+	bt_plan_init(&plan);
+	is_int(bt_plan_spec(&plan, tree, &env, spec, &why), EINVAL,
+	       "use_hierarchy=0 under a hierarchical parent: EINVAL");
+	ok(why && strstr(why, "parent /Grp1"), "names the parent");
+	free(why);
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+	bt_spec_free(spec);
+}
+
+int main(void)
+{
+	test_create();
+	test_set_all_or_nothing();
+	test_spec();
+	return tap_done();
+}
