@@ -136,10 +136,14 @@ static int print_tree(FILE *out, const struct bt_show *show,
 
 	if (!table)
 		return -ENOMEM;
-	for (size_t i = 0; !rc && i < sizeof(columns) / sizeof(columns[0]); i++)
-		if (!scols_table_new_column(table, columns[i].name, 0,
-					    columns[i].flags))
+	for (size_t i = 0; !rc && i < sizeof(columns) / sizeof(columns[0]); i++) {
+		/* raw output is for scripts: no tree drawing, as lsblk --raw */
+		int flags = format->raw ? columns[i].flags & ~SCOLS_FL_TREE
+					: columns[i].flags;
+
+		if (!scols_table_new_column(table, columns[i].name, 0, flags))
 			rc = -ENOMEM;
+	}
 	if (!rc)
 		rc = add_lines(table, NULL, show->sched, show->focus);
 	if (!rc)
