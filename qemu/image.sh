@@ -68,8 +68,11 @@ build_base() {
 	for applet in $(/bin/busybox --list-full); do
 		[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
 	done
-	# mandoc's man(1): `man blkiotree` in the guest
-	ln -sf mandoc "$root/usr/bin/man"
+	# `man blkiotree` in the guest: mandoc is man(1) when called by the
+	# name Debian gives it, mman.
+	ln -sf mandoc "$root/usr/bin/mman"
+	printf '#!/bin/sh\nexec mman "$@"\n' >"$root/usr/bin/man"
+	chmod +x "$root/usr/bin/man"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 	echo "root:x:0:" >"$root/etc/group"
 	pack "$root" "$imgdir/base.cpio"

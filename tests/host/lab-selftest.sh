@@ -49,9 +49,12 @@ fi
 flavor=${LAB_FLAVORS%% *}
 guest_must_fail() {
 	local n=$1 what=$2 dir=$3 expect=$4
-	if "$top/qemu/run.sh" --flavor "$flavor" --tests-dir "$dir" \
+	if LAB_GUEST_TIMEOUT=300 "$top/qemu/run.sh" --flavor "$flavor" --tests-dir "$dir" \
 		--out "$LAB_OUT/selftest-$(basename "$dir")" >"$tmp/run.log" 2>&1; then
 		echo "not ok $n - $what fails the run"
+		sed 's/^/#   /' "$tmp/run.log"
+	elif grep -q "did not finish" "$tmp/run.log"; then
+		echo "not ok $n - $what fails the run, and the guest finishes"
 		sed 's/^/#   /' "$tmp/run.log"
 	elif grep -q "$expect" "$tmp/run.log"; then
 		echo "ok $n - $what fails the run"
