@@ -92,6 +92,8 @@ build_lab() {
 		for bin in $(find "$destdir" -type f -perm -u+x); do
 			copy_libs "$root" "$bin" "$imgdir/base.root"
 		done
+		# man's index, so that man(1) and apropos find the pages at once
+		[ ! -d "$root/usr/share/man" ] || makewhatis "$root/usr/share/man"
 	fi
 	pack "$root" "$imgdir/lab.cpio"
 }

@@ -70,6 +70,7 @@ machine=(-accel "$(accel)" -m "${LAB_GUEST_MEM:-2048}" -smp "${LAB_GUEST_CPUS:-2
 	-no-reboot -display none -kernel "$kernel" -initrd "$out/initramfs.cpio"
 	-drive file="$scratch",if=virtio,format=raw,cache=writeback)
 cmdline="console=ttyS0 panic=-1 loglevel=5 lab.flavor=$flavor lab.mode=$mode"
+cmdline="$cmdline lab.test_timeout=${LAB_TEST_TIMEOUT:-900}"
 # Under TCG the debug kernel's ACPI interpreter (lockdep + KASAN on every
 # AML step) runs into AML loop timeouts and the virtio disk gets no
 # interrupt; without ACPI the guest boots from the BIOS's MP table, which
