@@ -73,10 +73,8 @@ static void apply_to_model(struct bt_tree *tree, const struct bt_op *op,
 		struct bt_group *from = bt_tree_find_task(tree, op->pid);
 
 		undo->from_path = xstrdup(from->path);
-		/* every thread of the process moves */
-		for (struct bt_group *g = tree->root; g; g = bt_group_next(g))
-			while (bt_group_take_task(g, op->pid, &task))
-				bt_group_add_task(group, &task);
+		if (from != group && bt_group_take_task(from, op->pid, &task))
+			bt_group_add_task(group, &task);
 		return;
 	}
 	}

@@ -22,15 +22,17 @@ blkiotree create Grp1 && blkiotree exec Grp1 -- sleep 600 &
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	TSK2=$(cat "$BLKIO/Grp1/tasks" 2>/dev/null | head -n 1)
 	[ -n "$TSK2" ] && break
-	sleep 0.2
+	sleep 1
 done
 tap_diag "tsk1 is $TSK1, tsk2 is ${TSK2:-missing}"
 
-# The tree part of "show -i" for the two tasks, blanks squeezed, with the
-# pids replaced by their names.
+# The tree part of "show -i" for the two tasks, blanks squeezed, each
+# task's command and pid replaced by its name here (a forked shell may not
+# have exec'd sleep yet).
 tree() {
 	blkiotree show -i --pid "$TSK1,$TSK2" | sed '/^$/,$d' | tr -s ' ' |
-		sed -e 's/ *$//' -e "s/ $TSK1 / tsk1 /" -e "s/ $TSK2 / tsk2 /"
+		sed -e 's/ *$//' -e "s/-[^ ]* task $TSK1 /-tsk1 task /" \
+			-e "s/-[^ ]* task $TSK2 /-tsk2 task /"
 }
 
 # name and share of each entity, in tree order, from the table and the JSON
@@ -62,9 +64,9 @@ blkiotree create Grp2 Grp1/Grp3
 check_tree "flat tree" "NAME TYPE PID WEIGHT SHARE IOPRIO HIER
 pivot pivot 100.00%
 |-/ group 1000 40.00% 0
-| \`-sleep task tsk1 484 40.00% be/4 (nice)
+| \`-tsk1 task 484 40.00% be/4 (nice)
 |-/Grp1 group 500 20.00% 0
-| \`-sleep task tsk2 484 20.00% be/4 (nice)
+| \`-tsk2 task 484 20.00% be/4 (nice)
 |-/Grp2 group 500 20.00% 0
 \`-/Grp1/Grp3 group 500 20.00% 0"
 
@@ -80,9 +82,9 @@ pivot pivot 100.00%
 \`-/ group 1000 100.00% 1
  |-/Grp1 group 500 33.69% 1
  | |-/Grp1/Grp3 group 500 17.12% 1
- | \`-sleep task tsk2 484 16.57% be/4 (nice)
+ | \`-tsk2 task 484 16.57% be/4 (nice)
  |-/Grp2 group 500 33.69% 1
- \`-sleep task tsk1 484 32.61% be/4 (nice)"
+ \`-tsk1 task 484 32.61% be/4 (nice)"
 else
 	tap_skip "root use_hierarchy=1" "cfq policy files absent"
 	tap_skip "root use_hierarchy=1: --json carries the same tree" "cfq policy files absent"
@@ -99,10 +101,10 @@ if [ -n "$CFQ" ]; then
 	check_tree "use_hierarchy=1 in Grp1 and Grp3" "NAME TYPE PID WEIGHT SHARE IOPRIO HIER
 pivot pivot 100.00%
 |-/ group 1000 50.00% 0
-| \`-sleep task tsk1 484 50.00% be/4 (nice)
+| \`-tsk1 task 484 50.00% be/4 (nice)
 |-/Grp1 group 500 25.00% 1
 | |-/Grp1/Grp3 group 500 12.70% 1
-| \`-sleep task tsk2 484 12.30% be/4 (nice)
+| \`-tsk2 task 484 12.30% be/4 (nice)
 \`-/Grp2 group 500 25.00% 0"
 else
 	tap_skip "use_hierarchy=1 in Grp1 and Grp3" "cfq policy files absent"

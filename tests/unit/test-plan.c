@@ -156,9 +156,32 @@ static void test_spec(void)
 	bt_spec_free(spec);
 }
 
+static void test_attach(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *a = bt_group_add(tree->root, "a");
+	struct bt_task t = { .pid = 9 };
+	struct bt_op op = { .type = BT_OP_ATTACH, .path = "a", .pid = 9 };
+	struct bt_plan plan;
+	char *why = NULL;
+
+	bt_group_add_task(tree->root, &t);
+	bt_plan_init(&plan);
+	is_int(bt_plan_add(&plan, tree, &env, &op, &why), 0, "attach allowed");
+	ok(bt_tree_find_task(tree, 9) == a, "the model has the task in /a");
+	is_int(a->ntasks + tree->root->ntasks, 1, "the task is in one group only");
+	is_str(plan.undo[0].from_path, "", "undo moves it back to the root");
+	is_int(bt_plan_add(&plan, tree, &env, &op, &why), 0,
+	       "attach to the group it is in");
+	is_int(a->ntasks, 1, "still once in /a");
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+}
+
 int main(void)
 {
 	test_create();
+	test_attach();
 	test_set_all_or_nothing();
 	test_spec();
 	return tap_done();
