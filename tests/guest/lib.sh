@@ -118,3 +118,545 @@ blkio_group_remove() {
 fio_job_bytes() {
 	awk -F';' -v job="$2" '$3 == job { printf "%d\n", ($6 + $47) * 1024 }' "$1"
 }
+
+# tap_skip_rest REASON: skip every check left in the plan and end the
+# test (for a kernel that lacks what the whole test is about).
+tap_skip_rest() {
+	while [ "$TAP_N" -lt "$TAP_PLANNED" ]; do
+		tap_skip "(not run)" "$1"
+	done
+	exit 0
+}
+
+# ---- writes the kernel may refuse ---------------------------------------
+
+# cg_write FILE VALUE: write VALUE and a newline to FILE in one write(2);
+# print "ok" or the error's name (EINVAL, EBUSY, ERANGE, ENODEV, ENOENT),
+# else the shell's message.  Always returns 0.
+cg_write() {
+	local err
+	# echo, not printf: busybox's printf does not report a failed write
+	if err=$( { echo "$2" >"$1"; } 2>&1); then
+		echo ok
+		return 0
+	fi
+	case "$err" in
+	*"Invalid argument"*) echo EINVAL ;;
+	*"Device or resource busy"*) echo EBUSY ;;
+	*"Numerical result out of range"*) echo ERANGE ;;
+	*"No such device"*) echo ENODEV ;;
+	*"No such file"* | *"nonexistent"*) echo ENOENT ;;
+	*) echo "$err" ;;
+	esac
+}
+
+# tap_write DESC FILE VALUE WANT: one check that writing VALUE to FILE
+# gives WANT ("ok" or an errno name as cg_write prints it); when WANT is
+# an error, FILE must also read back exactly as before the write.
+tap_write() {
+	local before got after
+	before=$(cat "$2" 2>&1)
+	got=$(cg_write "$2" "$3")
+	after=$(cat "$2" 2>&1)
+	if [ "$got" != "$4" ]; then
+		tap_fail "$1"
+		tap_diag "  echo '$3' > $2: got $got, want $4"
+	elif [ "$4" != ok ] && [ "$before" != "$after" ]; then
+		tap_fail "$1"
+		tap_diag "  refused write changed $2: before '$before', after '$after'"
+	else
+		tap_ok "$1"
+	fi
+}
+
+# ---- CFQ on a null_blk disk -----------------------------------------------
+
+# cfq_nullb NAME [ATTR=VALUE]...: the lab's fairness disk, a null_blk with
+# a fixed 100 us completion, one request in the driver at a time and
+# rotational, scheduled by cfq; ATTRs are added or override (nullb_create).
+# nr_requests is raised so that every busy task keeps a request queued in
+# CFQ (two per driver tag by default: the other tasks would wait for a
+# tag, outside the scheduler).  Fails when cfq cannot be selected.
+cfq_nullb() {
+	local name=$1
+	shift
+	modprobe cfq 2>/dev/null
+	nullb_create "$name" size=4096 blocksize=4096 irqmode=2 \
+		completion_nsec=100000 hw_queue_depth=1 rotational=1 "$@" || return 1
+	set_scheduler "$name" cfq 2>/dev/null || return 1
+	echo 128 >"/sys/block/$name/queue/nr_requests"
+}
+
+# cfq_available: cfq is a scheduler this kernel offers (after loading
+# the module, if it is one).  A throwaway null_blk is used to ask.
+cfq_available() {
+	local ok=1
+	modprobe cfq 2>/dev/null
+	nullb_create cfqprobe size=16 || return 1
+	grep -qw cfq /sys/block/cfqprobe/queue/scheduler && ok=0
+	nullb_remove cfqprobe
+	return $ok
+}
+
+# cfq_tunable DISK NAME [VALUE]: read or write one of cfq's tunables.
+cfq_tunable() {
+	if [ $# -eq 3 ]; then
+		echo "$3" >"/sys/block/$1/queue/iosched/$2"
+	else
+		cat "/sys/block/$1/queue/iosched/$2"
+	fi
+}
+
+# ---- tree specs: blkio hierarchies with busy tasks -----------------------
+#
+# A tree spec is a text file, one entity a line ('#' starts a comment),
+# parents before their children:
+#   group PATH WEIGHT USE_HIERARCHY  a blkio cgroup; PATH "/" is the root
+#                                    (1000 0 when it has no line)
+#   task NAME PATH PRIO              one busy reader in cgroup PATH; PRIO
+#                                    "-" (no ionice: nice 0, so be/4),
+#                                    be/N or rt/N (N 0..7)
+# A child of a group with USE_HIERARCHY 1 must say 1 too (it inherits it).
+# Classes are not mixed in one spec: RT would starve BE, which the share
+# model below does not describe.  Example, the seed document's hierarchy
+# with the root hierarchical and a reader in every group:
+#   group / 1000 1
+#   group /Grp1 500 1
+#   group /Grp2 500 1
+#   group /Grp1/Grp3 500 1
+#   task tsk1 / -
+#   task tsk2 /Grp1 -
+#   task tsk3 /Grp2 -
+#   task tsk4 /Grp1/Grp3 -
+
+# The model of DESIGN.md section 4, in awk, computed from the spec alone
+# (never from what the kernel reports).  A group's entity sits under its
+# parent group when the parent cgroup has use_hierarchy 1, else under the
+# pivot, the root always under the pivot; a task's queue sits in its
+# cgroup's group.  At each level a busy entity gets weight / (sum of its
+# busy siblings' weights) of its parent's share; a task's weight comes
+# from its ioprio (1000 868 740 612 484 356 228 100).
+#   mode=shares  "KIND NAME EXPECTED% MEASURED%" per busy entity, spec
+#                order (MEASURED "-" without a bytes file; a group's is
+#                the bytes of the tasks scheduled below it)
+#   mode=tree    the scheduling tree as one line per entity: the path of
+#                labels from the pivot, "pivot > group:/Grp1 > queue:tsk2";
+#                every group of the spec and the root, busy or not (the
+#                debugfs tree lists every group that did I/O on the disk),
+#                and every task's queue
+HIER_MODEL_AWK='
+function cgparent(p,  q) {
+	q = p
+	sub(/\/[^\/]*$/, "", q)
+	return q == "" ? "/" : q
+}
+function prio_weight(prio,  pw) {
+	if (prio == "-")
+		return 484
+	if (prio !~ /^(be|rt)\/[0-7]$/)
+		die("bad prio " prio)
+	split("1000 868 740 612 484 356 228 100", pw, " ")
+	return pw[substr(prio, 4) + 1] + 0
+}
+function die(msg) {
+	print "hier model: " msg > "/dev/stderr"
+	bad = 1
+	exit 1
+}
+function share(e) {
+	if (e == "pivot")
+		return 1
+	if (!(e in SH))
+		SH[e] = share(PARENT[e]) * W[e] / SUM[PARENT[e]]
+	return SH[e]
+}
+function label(e) {
+	return e == "pivot" ? "pivot" : (substr(e, 1, 2) == "g:" ? "group:" substr(e, 3) : "queue:" substr(e, 3))
+}
+function chain(e) {
+	return e == "pivot" ? "pivot" : chain(PARENT[e]) " > " label(e)
+}
+FILENAME == bytes_file { B[$1] = $2; TOTAL += $2; next }
+{ sub(/#.*/, "") }
+NF == 0 { next }
+$1 == "group" && NF == 4 {
+	if ($2 in HIER)
+		die("group " $2 " twice")
+	HIER[$2] = $4
+	ORDER[++n] = "g:" $2
+	W["g:" $2] = $3 + 0
+	next
+}
+$1 == "task" && NF == 4 {
+	ORDER[++n] = "t:" $2
+	W["t:" $2] = prio_weight($4)
+	CG["t:" $2] = $3
+	next
+}
+{ die("bad line: " $0) }
+END {
+	if (bad)
+		exit 1
+	if (!("/" in HIER)) {
+		HIER["/"] = 0
+		ORDER[++n] = "g:/"
+		W["g:/"] = 1000
+	}
+	for (i = 1; i <= n; i++) {
+		e = ORDER[i]
+		if (e in CG) {
+			if (!(CG[e] in HIER))
+				die("task " e " in unknown group " CG[e])
+			PARENT[e] = "g:" CG[e]
+		} else if (e == "g:/") {
+			PARENT[e] = "pivot"
+		} else {
+			p = cgparent(substr(e, 3))
+			if (!(p in HIER))
+				die("group " substr(e, 3) " before its parent")
+			if (HIER[p] == 1 && HIER[substr(e, 3)] != 1)
+				die("group " substr(e, 3) " must inherit use_hierarchy 1")
+			PARENT[e] = HIER[p] == 1 ? "g:" p : "pivot"
+		}
+	}
+	for (i = 1; i <= n; i++) {
+		if (!(ORDER[i] in CG))
+			continue
+		for (e = ORDER[i]; e != "pivot"; e = PARENT[e])
+			BUSY[e] = 1
+	}
+	for (e in BUSY)
+		SUM[PARENT[e]] += W[e]
+	for (i = 1; i <= n; i++) {
+		e = ORDER[i]
+		if (mode == "tree") {
+			print chain(e)
+			continue
+		}
+		if (!(e in BUSY))
+			continue
+		m = "-"
+		if (bytes_file != "") {
+			got = 0
+			for (j = 1; j <= n; j++) {
+				t = ORDER[j]
+				if (!(t in CG))
+					continue
+				for (a = t; a != "pivot" && a != e; a = PARENT[a])
+					;
+				if (a == e)
+					got += B[substr(t, 3)]
+			}
+			m = TOTAL > 0 ? sprintf("%.2f", 100 * got / TOTAL) : "nan"
+		}
+		printf "%s %s %.2f %s\n", (e in CG) ? "task" : "group",
+			substr(e, 3), 100 * share(e), m
+	}
+	if (mode == "tree")
+		print "pivot"
+}'
+
+# hier_model SPEC shares|tree [BYTES_FILE]: run the model (above).
+hier_model() {
+	if [ -n "${3:-}" ]; then
+		awk -v mode="$2" -v bytes_file="$3" "$HIER_MODEL_AWK" "$3" "$1"
+	else
+		awk -v mode="$2" -v bytes_file= "$HIER_MODEL_AWK" "$1"
+	fi
+}
+
+# hier_spec_lines SPEC KIND: the spec's lines of one kind, comments cut.
+hier_spec_lines() {
+	sed -e 's/#.*//' "$1" | awk -v kind="$2" '$1 == kind'
+}
+
+# hier_apply SPEC: make the spec's cgroups, in spec order: create, then
+# set use_hierarchy (before any child exists; written only when it
+# differs from what the group has, a missing file counting as 0, so a
+# flat spec needs no use_hierarchy support) and the weight.  Fails,
+# naming the write, at the first refusal.
+hier_apply() {
+	local kind path weight hier dir cur got
+	hier_spec_lines "$1" group | while read -r kind path weight hier; do
+		dir=$BLKIO${path%/}
+		[ "$path" = / ] || mkdir -p "$dir" || return 1
+		cur=$(cat "$dir/blkio.use_hierarchy" 2>/dev/null || echo 0)
+		if [ "$cur" != "$hier" ]; then
+			got=$(cg_write "$dir/blkio.use_hierarchy" "$hier")
+			[ "$got" = ok ] || {
+				echo "hier_apply: use_hierarchy=$hier on $path: $got" >&2
+				return 1
+			}
+		fi
+		if [ "$(cat "$dir/blkio.weight")" != "$weight" ]; then
+			got=$(cg_write "$dir/blkio.weight" "$weight")
+			[ "$got" = ok ] || {
+				echo "hier_apply: weight=$weight on $path: $got" >&2
+				return 1
+			}
+		fi
+	done
+}
+
+# hier_remove SPEC: move the spec's cgroups' tasks to the root, remove the
+# cgroups (children first) and set the root back to flat.
+hier_remove() {
+	local kind path rest
+	hier_spec_lines "$1" group | awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' |
+		while read -r kind path rest; do
+			[ "$path" = / ] || blkio_group_remove "${path#/}" 2>/dev/null
+		done
+	[ ! -f "$BLKIO/blkio.use_hierarchy" ] || echo 0 >"$BLKIO/blkio.use_hierarchy" 2>/dev/null
+	true
+}
+
+# hier_fio SPEC DEV RUNTIME OUT [FIO_OPTION...]: one fio run with a job per
+# task of the spec, all starting together: job NAME in cgroup PATH (fio's
+# cgroup=, with cgroup_weight= when fio's range 100-1000 allows it), at
+# the task's ioprio (prioclass=, prio=), reading DEV sequentially with
+# direct 4 KiB reads from its own 64 MiB region for RUNTIME seconds after
+# a 2 s ramp.  FIO_OPTIONs are added to every job and override those
+# (--ramp_time=0 --status-interval=1 for windows: fio_window).  Writes
+# OUT.terse (fio's output), OUT.err and OUT.bytes ("NAME BYTES" per job,
+# from fio's final report); fails when fio fails or a job reports an
+# error.
+hier_fio() {
+	local spec=$1 dev=$2 runtime=$3 out=$4 jobs
+	shift 4
+	jobs=$(awk '
+		FNR == NR { sub(/#.*/, ""); if ($1 == "group") w[$2] = $3; next }
+		{ sub(/#.*/, "") }
+		$1 == "task" {
+			s = "--name=" $2 " --offset=" (64 * i++) "m"
+			if ($3 != "/") {
+				s = s " --cgroup=" substr($3, 2)
+				if (w[$3] >= 100 && w[$3] <= 1000)
+					s = s " --cgroup_weight=" w[$3]
+			}
+			if ($4 ~ /^be\//)
+				s = s " --prioclass=2 --prio=" substr($4, 4)
+			else if ($4 ~ /^rt\//)
+				s = s " --prioclass=1 --prio=" substr($4, 4)
+			print s
+		}' "$spec" "$spec")
+	# shellcheck disable=SC2086
+	fio --output-format=terse --minimal --filename="$dev" --direct=1 \
+		--ioengine=psync --rw=read --bs=4k --size=64m --time_based \
+		--ramp_time=2 --runtime="$runtime" --cgroup_nodelete=1 "$@" \
+		$jobs >"$out.terse" 2>"$out.err"
+	local rc=$?
+	# the last line of each job: with --status-interval, the final one
+	awk -F';' 'NF > 50 {
+			if (!($3 in b))
+				order[++n] = $3
+			b[$3] = ($6 + $47) * 1024
+			if ($5 != 0)
+				bad = 1
+		}
+		END {
+			for (i = 1; i <= n; i++)
+				printf "%s %d\n", order[i], b[order[i]]
+			exit bad
+		}' "$out.terse" >"$out.bytes" || rc=1
+	[ "$rc" -eq 0 ] || sed 's/^/# fio: /' "$out.err" "$out.terse" | head -20 >&2
+	return $rc
+}
+
+# hier_share_check SPEC BYTES_FILE TOLERANCE: print, as TAP diagnostics,
+# every busy entity's measured and expected share (the model above);
+# succeed when all are within TOLERANCE percentage points.
+hier_share_check() {
+	hier_model "$1" shares "$2" | awk -v tol="$3" '
+		{
+			d = $4 - $3
+			if (d < 0)
+				d = -d
+			flag = ($4 == "nan" || d > tol) ? "  <-- off by more than " tol : ""
+			if (flag != "")
+				bad = 1
+			printf "#   %-5s %-14s measured %6s %%  expected %6.2f %%%s\n", $1, $2, $4, $3, flag
+		}
+		END { exit bad || NR == 0 }'
+}
+
+# hier_start_tasks SPEC DEV PIDS: start one busy reader per task of the
+# spec (busybox dd, direct 4 KiB reads, each from its own 256 MiB region
+# of DEV), already in its cgroup and at its ioprio when its first I/O is
+# issued; PIDS gets "NAME PID" lines.  Stop them with hier_stop_tasks.
+hier_start_tasks() {
+	local kind name path prio i=0 cls
+	: >"$3"
+	hier_spec_lines "$1" task >"$3.spec"
+	while read -r kind name path prio; do
+		case "$prio" in
+		be/*) cls="ionice -c 2 -n ${prio#be/}" ;;
+		rt/*) cls="ionice -c 1 -n ${prio#rt/}" ;;
+		*) cls= ;;
+		esac
+		# shellcheck disable=SC2016
+		sh -c 'echo $$ >"$1/tasks" && shift && exec "$@"' sh "$BLKIO${path%/}" \
+			$cls dd if="$2" of=/dev/null bs=4k iflag=direct \
+			skip=$((i * 65536)) count=65536 2>/dev/null &
+		echo "$name $!" >>"$3"
+		i=$((i + 1))
+	done <"$3.spec"
+	rm -f "$3.spec"
+}
+
+# hier_stop_tasks PIDS: stop the readers hier_start_tasks started.
+hier_stop_tasks() {
+	local name pid
+	while read -r name pid; do
+		kill "$pid" 2>/dev/null
+	done <"$1"
+	while read -r name pid; do
+		wait "$pid" 2>/dev/null
+	done <"$1"
+}
+
+# fio_job_pids SPEC PIDS: "NAME PID" per job of the one fio run going on
+# (started with hier_fio), by spec order: fio forks its jobs in that order,
+# so the Nth smallest pid of a fio process whose parent is fio is the Nth
+# task.  Waits up to 30 s for all jobs to exist.
+fio_job_pids() {
+	local want i p pp
+	want=$(hier_spec_lines "$1" task | wc -l)
+	for i in $(seq 1 300); do
+		for p in /proc/[0-9]*; do
+			[ "$(cat "$p/comm" 2>/dev/null)" = fio ] || continue
+			pp=$(awk '{ print $4 }' "$p/stat" 2>/dev/null)
+			[ "$(cat "/proc/$pp/comm" 2>/dev/null)" = fio ] && echo "${p#/proc/}"
+		done | sort -n >"$2.pids"
+		[ "$(wc -l <"$2.pids")" -ge "$want" ] && break
+		sleep 0.1
+	done
+	hier_spec_lines "$1" task >"$2.tasks"
+	awk -v pids="$2.pids" 'FILENAME == pids { pid[FNR] = $1; next }
+		{ print $2, pid[FNR] }' "$2.pids" "$2.tasks" >"$2"
+	rm -f "$2.pids" "$2.tasks"
+	[ "$(wc -l <"$2")" -eq "$want" ] && ! grep -q ' $' "$2"
+}
+
+# fio_wait_dump OUT SPEC K: wait (up to 60 s) until the hier_fio run
+# writing OUT.terse, started with --status-interval=1, has printed its Kth
+# status dump (one terse line per job, bytes counted since the start).
+fio_wait_dump() {
+	local jobs i
+	jobs=$(hier_spec_lines "$2" task | wc -l)
+	for i in $(seq 1 600); do
+		[ "$(awk -F';' 'NF > 50' "$1.terse" 2>/dev/null | wc -l)" -ge $(($3 * jobs)) ] &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# fio_window OUT SPEC FIRST LAST: "NAME BYTES" each job moved between
+# status dumps FIRST and LAST (fio reads its counters at the same instant
+# for all jobs, so the windows of all jobs line up).
+fio_window() {
+	local jobs
+	jobs=$(hier_spec_lines "$2" task | wc -l)
+	awk -F';' -v jobs="$jobs" -v first="$3" -v last="$4" '
+		NF > 50 {
+			dump = int(n++ / jobs) + 1
+			if (dump == first)
+				b[$3] = ($6 + $47) * 1024
+			if (dump == last) {
+				order[++k] = $3
+				e[$3] = ($6 + $47) * 1024
+			}
+		}
+		END { for (i = 1; i <= k; i++) printf "%s %d\n", order[i], e[order[i]] - b[order[i]] }' \
+		"$1.terse"
+}
+
+# ---- CFQ's scheduling tree in debugfs (docs/debugfs-tree.md) ----------
+
+# cfq_tree_file DISK
+cfq_tree_file() {
+	echo "/sys/kernel/debug/block/$1/sched/tree"
+}
+
+# cfq_tree_keys DISK PIDS: the disk's scheduling tree now, one line per
+# entity holding its path of labels from the pivot as hier_model's tree
+# mode prints it: "group:PATH" per group, "queue:NAME" per sync queue of
+# a task in PIDS ("queue:pid=N" for other pids, "queue:async" for pid 0).
+# A line that breaks the format becomes "BAD LINE n: ...".
+cfq_tree_keys() {
+	awk -v pids="$2" 'FILENAME == pids { name[$2] = $1; next }
+	{
+		match($0, /^ */)
+		depth = RLENGTH / 2
+		kind = $1
+		f["path"] = f["pid"] = ""
+		for (i = 2; i <= NF; i++) {
+			k = $i
+			sub(/=.*/, "", k)
+			v = substr($i, length(k) + 2)
+			f[k] = v
+		}
+		if (RLENGTH % 2 || depth > last + 1 || (depth == 0) != (kind == "pivot") ||
+		    (kind == "pivot" && FNR != 1) ||
+		    (kind != "pivot" && kind != "group" && kind != "queue") ||
+		    (kind == "group" && f["path"] == "") || (kind == "queue" && f["pid"] == "")) {
+			print "BAD LINE " FNR ": " $0
+			next
+		}
+		if (kind == "pivot")
+			l = "pivot"
+		else if (kind == "group")
+			l = "group:" f["path"]
+		else if (f["pid"] == 0)
+			l = "queue:async"
+		else
+			l = "queue:" ((f["pid"] in name) ? name[f["pid"]] : "pid=" f["pid"])
+		lab[depth] = l
+		key = lab[0]
+		for (i = 1; i <= depth; i++)
+			key = key " > " lab[i]
+		print key
+		last = depth
+	}' "$2" "$(cfq_tree_file "$1")"
+}
+
+# cfq_tree_sample DISK PIDS N OUT: the union of N readings of the tree,
+# 0.2 s apart (a queue leaves the tree while its task thinks between
+# requests), sorted, into OUT; one raw reading is kept in OUT.raw.
+cfq_tree_sample() {
+	local i
+	: >"$4.all"
+	cat "$(cfq_tree_file "$1")" >"$4.raw" 2>&1
+	for i in $(seq 1 "$3"); do
+		cfq_tree_keys "$1" "$2" >>"$4.all" 2>&1
+		sleep 0.2
+	done
+	sort -u "$4.all" >"$4"
+	rm -f "$4.all"
+}
+
+# tree_compare WANT GOT: succeed when the two sorted key lists are the
+# same; else print the differences as TAP diagnostics.
+tree_compare() {
+	awk -v want="$1" 'FILENAME == want { w[$0] = 1; next }
+		{ g[$0] = 1 }
+		END {
+			for (k in w)
+				if (!(k in g)) {
+					print "#   missing:    " k
+					bad = 1
+				}
+			for (k in g)
+				if (!(k in w)) {
+					print "#   unexpected: " k
+					bad = 1
+				}
+			exit bad
+		}' "$1" "$2"
+}
+
+# dmesg_splats: how many kernel log lines report a bug, by the patterns
+# of qemu/verdict.sh (which fails the whole run on any of them).
+dmesg_splats() {
+	dmesg | grep -cE '(BUG:|WARNING:|kernel BUG at|Oops|Kernel panic|general protection fault|Unable to handle|UBSAN:|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked for more than|INFO: rcu|rcu: INFO:|list_(add|del) corruption|kmemleak: .*new suspected memory leak)'
+}
