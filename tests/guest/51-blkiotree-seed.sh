@@ -5,7 +5,7 @@
 # section 4; show --json must carry the same tree.  The flat tree needs no
 # cfq policy files; the other two need use_hierarchy.
 . "$LAB_GUEST_LIB"
-tap_plan 9
+tap_plan 8
 
 if [ -f "$BLKIO/blkio.weight" ] && [ -f "$BLKIO/blkio.use_hierarchy" ]; then
 	CFQ=1
