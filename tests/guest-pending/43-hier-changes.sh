@@ -2,7 +2,7 @@
 # weight_device or use_hierarchy change, a task moved to another cgroup,
 # a cgroup removed, all while fio keeps the disk busy.
 #
-# Shares are measured in 5 s windows of one fio run (its status dump
+# Shares are measured in 8 s windows of one fio run (its status dump
 # every second: bytes per job, all read at one instant), the window after
 # a change starting at the first dump after it, so within one second:
 # a change must have taken effect by then.  Expected shares come from
@@ -26,11 +26,14 @@ run=/tmp/h43.fio
 pids=/tmp/h43.pids
 dump=0
 
-# window NAME: wait 5 more status dumps of the run and check the shares
-# between the dump reached so far and the fifth after it against $spec.
+# window NAME: wait $window_s more status dumps of the run and check the
+# shares between the dump reached so far and the last of them against
+# $spec.  8 s hold some 25 group slices of time mode: a slice more or
+# less moves a share by less than the tolerance.
+window_s=8
 window() {
 	local first=$dump
-	dump=$((dump + 5))
+	dump=$((dump + window_s))
 	fio_wait_dump $run $spec $dump || tap_diag "fio printed no status dump $dump"
 	fio_window $run $spec $first $dump >/tmp/h43.window
 	tap_diag "$1 (fio status dumps $first-$dump):"
@@ -71,7 +74,7 @@ task w1 /W1 -
 task w2 /W2 -
 SPEC
 tap_check "cgroups W1 and W2 made" hier_apply $spec
-start_run 26
+start_run 40
 window "W1 500, W2 500"
 
 echo 1000 >$BLKIO/W1/blkio.weight
@@ -103,7 +106,7 @@ task t2 /X -
 task t3 /X -
 SPEC
 tap_check "cgroup X made" hier_apply $spec
-start_run 30
+start_run 40
 window "t1 in the root, t2 and t3 in flat X"
 
 err=

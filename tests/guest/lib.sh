@@ -580,8 +580,9 @@ cfq_tree_file() {
 
 # cfq_tree_keys DISK PIDS: the disk's scheduling tree now, one line per
 # entity holding its path of labels from the pivot as hier_model's tree
-# mode prints it: "group:PATH" per group, "queue:NAME" per sync queue of
-# a task in PIDS ("queue:pid=N" for other pids, "queue:async" for pid 0).
+# mode prints it: "group:PATH" per group ("group:PATH (removed cgroup)"
+# for one marked online=0), "queue:NAME" per sync queue of a task in PIDS
+# ("queue:pid=N" for other pids, "queue:async" for pid 0).
 # A line that breaks the format becomes "BAD LINE n: ...".
 cfq_tree_keys() {
 	awk -v pids="$2" 'FILENAME == pids { name[$2] = $1; next }
@@ -589,7 +590,7 @@ cfq_tree_keys() {
 		match($0, /^ */)
 		depth = RLENGTH / 2
 		kind = $1
-		f["path"] = f["pid"] = ""
+		f["path"] = f["pid"] = f["online"] = ""
 		for (i = 2; i <= NF; i++) {
 			k = $i
 			sub(/=.*/, "", k)
@@ -606,7 +607,7 @@ cfq_tree_keys() {
 		if (kind == "pivot")
 			l = "pivot"
 		else if (kind == "group")
-			l = "group:" f["path"]
+			l = "group:" f["path"] (f["online"] == "0" ? " (removed cgroup)" : "")
 		else if (f["pid"] == 0)
 			l = "queue:async"
 		else
