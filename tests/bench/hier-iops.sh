@@ -5,9 +5,11 @@
 # end.  The disk is a zero-latency null_blk (completion in the submitting
 # context), so the scheduler's own work is what is measured; slice_idle
 # and group_idle are 0, as idling would only measure the idle timer.
-# Flat and hierarchical runs of a case follow each other.
+# The runs of a case go flat, hierarchical, hierarchical, flat, so that a
+# drift of the busy host's speed cancels out of the ratio.
 #
-# Run in the guest: qemu/run.sh --tests-dir tests/bench --tests hier-iops
+# Run: ./lab bench hier-iops (not in the default set, whose names start
+# with a number, until use_hierarchy lands).
 . "$LAB_GUEST_LIB"
 tap_plan 2
 
@@ -56,21 +58,31 @@ iops() {
 	hier_remove $spec
 }
 
+# mean A B: of two IOPS numbers, "n/a" unless both are numbers
+mean() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/) printf "%d\n", (a + b) / 2; else print "n/a" }'
+}
+
 rm -f /tmp/hb.failed /tmp/hb.notes
 table=/tmp/hb.table
 printf '%-7s %-6s %10s %10s %8s\n' groups depth flat hier hier/flat >$table
 for n in 1 10 100; do
 	for depth in 1 4; do
-		flat=$(iops $n $depth 0)
-		hier=$(iops $n $depth 1)
+		f1=$(iops $n $depth 0)
+		h1=$(iops $n $depth 1)
+		h2=$(iops $n $depth 1)
+		f2=$(iops $n $depth 0)
+		flat=$(mean "$f1" "$f2")
+		hier=$(mean "$h1" "$h2")
 		ratio=$(awk -v f="$flat" -v h="$hier" 'BEGIN {
 			if (f + 0 > 0 && h + 0 > 0) printf "%.3f", h / f; else print "n/a" }')
 		printf '%-7s %-6s %10s %10s %8s\n' $n $depth "$flat" "$hier" "$ratio" >>$table
 	done
 done
-tap_diag "cfq IOPS, flat vs hierarchical ($runtime s per run, $(nproc) CPUs, $(uname -r)):"
+tap_diag "cfq IOPS, flat vs hierarchical (mean of 2 runs of $runtime s each, $(nproc) CPUs, $(uname -r)):"
 sed 's/^/#   /' $table
-[ ! -s /tmp/hb.notes ] || sed 's/^/#   not run: /' /tmp/hb.notes
+[ ! -s /tmp/hb.notes ] || sort -u /tmp/hb.notes | sed 's/^/#   not run: /'
 if [ -s /tmp/hb.failed ]; then
 	tap_fail "every fio run finished"
 	sed 's/^/#   /' /tmp/hb.failed

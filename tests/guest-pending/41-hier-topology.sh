@@ -36,10 +36,11 @@ task tsk2 /Grp1 -
 task tsk3 /Grp2 -
 task tsk4 /Grp1/Grp3 -
 SPEC
-	if hier_apply $spec; then
+	if hier_apply $spec 2>/tmp/h41.apply; then
 		tap_ok "$name: cgroups made"
 	else
 		tap_fail "$name: cgroups made"
+		sed 's/^/#   /' /tmp/h41.apply
 	fi
 	hier_start_tasks $spec /dev/$disk /tmp/h41.pids
 	sleep 2

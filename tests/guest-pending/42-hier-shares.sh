@@ -4,7 +4,7 @@
 # a fixed 100 us per request, one request at a time, rotational.
 #
 # Each case is one fio run whose jobs start together (fio's cgroup=,
-# cgroup_weight=, prioclass=/prio=), 10 s measured after a 2 s ramp;
+# cgroup_weight=, prioclass=/prio=), 15 s measured after a 2 s ramp;
 # share = a job's bytes / all jobs' bytes, a group's = the bytes of the
 # tasks scheduled below it.  Expected shares come from the weights alone
 # (lib.sh's hier_model, awk), never from the kernel.
@@ -15,7 +15,7 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
 disk=h42
 tolerance=2
-runtime=10
+runtime=15
 cfq_nullb $disk
 tap_check "cfq null_blk disk $disk" test -b /dev/$disk
 
@@ -66,8 +66,9 @@ spec=/tmp/h42.spec
 run_case() {
 	local name="$1 ($mode mode)" out=/tmp/h42.out total
 	tap_diag "$name:"
-	if ! hier_apply $spec; then
+	if ! hier_apply $spec 2>/tmp/h42.apply; then
 		tap_fail "$name: shares within $tolerance points"
+		sed 's/^/#   /' /tmp/h42.apply
 		hier_remove $spec
 		return
 	fi

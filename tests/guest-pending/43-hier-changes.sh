@@ -2,7 +2,7 @@
 # weight_device or use_hierarchy change, a task moved to another cgroup,
 # a cgroup removed, all while fio keeps the disk busy.
 #
-# Shares are measured in 8 s windows of one fio run (its status dump
+# Shares are measured in 12 s windows of one fio run (its status dump
 # every second: bytes per job, all read at one instant), the window after
 # a change starting at the first dump after it, so within one second:
 # a change must have taken effect by then.  Expected shares come from
@@ -28,9 +28,9 @@ dump=0
 
 # window NAME: wait $window_s more status dumps of the run and check the
 # shares between the dump reached so far and the last of them against
-# $spec.  8 s hold some 25 group slices of time mode: a slice more or
-# less moves a share by less than the tolerance.
-window_s=8
+# $spec.  In time mode a window's ends cut group slices (100 ms) short:
+# 12 s keep that below one point.
+window_s=12
 window() {
 	local first=$dump
 	dump=$((dump + window_s))
@@ -74,7 +74,7 @@ task w1 /W1 -
 task w2 /W2 -
 SPEC
 tap_check "cgroups W1 and W2 made" hier_apply $spec
-start_run 40
+start_run 56
 window "W1 500, W2 500"
 
 echo 1000 >$BLKIO/W1/blkio.weight
@@ -106,7 +106,7 @@ task t2 /X -
 task t3 /X -
 SPEC
 tap_check "cgroup X made" hier_apply $spec
-start_run 40
+start_run 52
 window "t1 in the root, t2 and t3 in flat X"
 
 err=

@@ -188,14 +188,14 @@ cfq_nullb() {
 }
 
 # cfq_available: cfq is a scheduler this kernel offers (after loading
-# the module, if it is one).  A throwaway null_blk is used to ask.
+# the module, if it is one): some disk lists it.
 cfq_available() {
-	local ok=1
+	local f
 	modprobe cfq 2>/dev/null
-	nullb_create cfqprobe size=16 || return 1
-	grep -qw cfq /sys/block/cfqprobe/queue/scheduler && ok=0
-	nullb_remove cfqprobe
-	return $ok
+	for f in /sys/block/*/queue/scheduler; do
+		grep -qw cfq "$f" 2>/dev/null && return 0
+	done
+	return 1
 }
 
 # cfq_tunable DISK NAME [VALUE]: read or write one of cfq's tunables.
