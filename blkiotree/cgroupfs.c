@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libcgroup.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,8 +63,10 @@ int bt_cgroupfs_open(struct bt_cgroupfs *fs)
 		return errno_of(rc);
 	if (cgroup_get_subsys_mount_point(CONTROLLER, &fs->mount))
 		return ENOENT;
-	fs->cfq_policy = policy_file_exists(fs->mount, "blkio.weight") &&
-			 policy_file_exists(fs->mount, "blkio.use_hierarchy");
+	/* a cfq with flat groups only has weights but no use_hierarchy */
+	fs->cfq_policy = policy_file_exists(fs->mount, "blkio.weight");
+	fs->hierarchy = fs->cfq_policy &&
+			policy_file_exists(fs->mount, "blkio.use_hierarchy");
 	return 0;
 }
 
@@ -298,14 +301,23 @@ int bt_cgroupfs_delete(const char *path,
 	return errno_of(rc);
 }
 
-int bt_cgroupfs_attach(const char *path,
+int bt_cgroupfs_attach(const struct bt_cgroupfs *fs, const char *path,
 		       pid_t pid)
 {
-	const char *const controllers[] = { CONTROLLER, NULL };
-	char *name = cg_name(path);
-	int rc;
+	/*
+	 * libcgroup 2.0 only writes the tasks file, thread by thread; the
+	 * kernel moves a whole thread group in one write to cgroup.procs.
+	 */
+	char *file = xasprintf("%s/%s%scgroup.procs", fs->mount, path,
+			       *path ? "/" : "");
+	char *text = xasprintf("%ld\n", (long)pid);
+	int fd = open(file, O_WRONLY | O_CLOEXEC), err = 0;
 
-	rc = cgroup_change_cgroup_path(name, pid, controllers);
-	free(name);
-	return errno_of(rc);
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		err = errno;
+	if (fd >= 0 && close(fd) && !err)
+		err = errno;
+	free(file);
+	free(text);
+	return err;
 }

@@ -14,7 +14,8 @@
 
 struct bt_cgroupfs {
 	char *mount;		/* where blkio is mounted */
-	bool cfq_policy;	/* blkio.weight and blkio.use_hierarchy exist */
+	bool cfq_policy;	/* blkio.weight exists: the cfq policy */
+	bool hierarchy;		/* blkio.use_hierarchy exists too */
 };
 
 /*
@@ -34,8 +35,12 @@ int bt_cgroupfs_write(const char *path,
 /* Remove a group (and its subgroups); its tasks move to the parent. */
 int bt_cgroupfs_delete(const char *path,
 		       bool recursive);
-/* Move every thread of process @pid into the group. */
-int bt_cgroupfs_attach(const char *path,
+/*
+ * Move the whole process that thread @pid belongs to, every thread of it,
+ * into the group: @pid written to the group's cgroup.procs, as cgexec and
+ * cgclassify users expect (the tasks file would move one thread only).
+ */
+int bt_cgroupfs_attach(const struct bt_cgroupfs *fs, const char *path,
 		       pid_t pid);
 
 #endif

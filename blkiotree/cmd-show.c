@@ -24,6 +24,7 @@ static void usage(void)
 	      "Options:\n"
 	      " -d, --device MAJ:MIN  use this device's weights (weight_device)\n"
 	      " -p, --pid LIST        count only these tasks as busy (comma-separated)\n"
+	      " -b, --busy            idle groups (no task below them) get no share\n"
 	      " -J, --json            use JSON output format\n"
 	      " -r, --raw             use raw output format\n"
 	      " -n, --noheadings      don't print headings\n"
@@ -60,6 +61,7 @@ int cmd_show(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "busy", no_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "noheadings", no_argument, NULL, 'n' },
@@ -75,9 +77,10 @@ int cmd_show(int argc, char **argv)
 	char *path = NULL;
 	pid_t *pids = NULL;
 	size_t npids = 0;
+	bool busy = false;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "+d:p:Jrnih", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:p:bJrnih", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			device = optarg;
@@ -94,6 +97,9 @@ int cmd_show(int argc, char **argv)
 						      "expected PID[,PID...]",
 						      optarg);
 			}
+			break;
+		case 'b':
+			busy = true;
 			break;
 		case 'J':
 			format.json = true;
@@ -133,6 +139,7 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	show.mount = session.fs.mount;
 	show.cfq_policy = session.fs.cfq_policy;
+	show.hierarchy = session.fs.hierarchy;
 	show.devices = session.devices;
 	show.ndevices = session.ndevices;
 	if (path) {
@@ -160,6 +167,8 @@ int cmd_show(int argc, char **argv)
 
 	sched = bt_sched_build(session.tree, show.have_device, show.major,
 			       show.minor);
+	if (busy)
+		bt_sched_only_tasks_busy(sched);
 	show.sched = sched;
 	bt_output_warnings(stderr, &show);
 	if (bt_output_show(stdout, &show, &format) || fflush(stdout)) {

@@ -255,6 +255,8 @@ static int print_json(FILE *out, const struct bt_show *show)
 			       json_object_new_string(show->mount));
 	json_object_object_add(doc, "cfq_policy",
 			       json_object_new_boolean(show->cfq_policy));
+	json_object_object_add(doc, "hierarchical_mode",
+			       json_object_new_boolean(show->hierarchy));
 	if (show->have_device) {
 		char *devnum = xasprintf("%u:%u", show->major, show->minor);
 

@@ -14,7 +14,8 @@
 
 struct bt_show {
 	const char *mount;		/* blkio mount point */
-	bool cfq_policy;		/* the cfq policy files exist */
+	bool cfq_policy;		/* blkio.weight exists */
+	bool hierarchy;			/* blkio.use_hierarchy exists too */
 	const struct bt_entity *sched;	/* from bt_sched_build() */
 	const struct bt_group *focus;	/* show only this subtree; NULL: all */
 	bool have_device;		/* --device given */

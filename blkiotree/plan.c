@@ -35,7 +35,6 @@ static void apply_to_model(struct bt_tree *tree, const struct bt_op *op,
 			   struct bt_undo *undo)
 {
 	struct bt_group *group = bt_group_find(tree, op->path);
-	struct bt_task task;
 
 	switch (op->type) {
 	case BT_OP_CREATE: {
@@ -69,14 +68,11 @@ static void apply_to_model(struct bt_tree *tree, const struct bt_op *op,
 	case BT_OP_DELETE:
 		bt_group_remove(group);
 		return;
-	case BT_OP_ATTACH: {
-		struct bt_group *from = bt_tree_find_task(tree, op->pid);
-
-		undo->from_path = xstrdup(from->path);
-		if (from != group && bt_group_take_task(from, op->pid, &task))
-			bt_group_add_task(group, &task);
+	case BT_OP_ATTACH:
+		undo->from_path = xstrdup(bt_tree_find_task(tree,
+							    op->pid)->path);
+		bt_tree_move_process(tree, op->pid, group);
 		return;
-	}
 	}
 }
 

@@ -14,7 +14,8 @@
 /* What writing a step changed, so that it can be put back. */
 struct bt_undo {
 	unsigned number;	/* SET: the previous value */
-	char *from_path;	/* ATTACH: the group the task was in */
+	char *from_path;	/* ATTACH: the group thread pid was in; undo
+				   brings the whole process back there */
 };
 
 struct bt_plan {

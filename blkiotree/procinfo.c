@@ -21,6 +21,24 @@
 #define STAT_NICE	16
 #define STAT_POLICY	38
 
+/* The process (thread group) of thread @tid, or 0 when unknown. */
+static pid_t read_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	long tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", (long)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
 bool bt_procinfo_read(pid_t tid, struct bt_task *task)
 {
 	char path[64], buf[1024], *open, *close, *field, *save;
@@ -57,6 +75,7 @@ bool bt_procinfo_read(pid_t tid, struct bt_task *task)
 	if (nfields <= STAT_POLICY)
 		return false;
 	task->kthread = values[STAT_FLAGS] & PF_KTHREAD;
+	task->tgid = read_tgid(tid);
 
 	ioprio = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, (int)tid);
 	if (ioprio < 0) {

@@ -82,6 +82,7 @@ static int parse_weight_device(const char *text, struct bt_op *op)
 static int check_set(const struct bt_group *group, const struct bt_env *env,
 		     struct bt_op *op)
 {
+	const struct bt_blockdev *dev;
 	int err;
 
 	if (!env->cfq_policy)
@@ -96,9 +97,13 @@ static int check_set(const struct bt_group *group, const struct bt_env *env,
 		err = parse_weight_device(op->value, op);
 		if (err)
 			return err;
-		if (!bt_blockdev_find(env->devices, env->ndevices, op->major,
-				      op->minor))
+		dev = bt_blockdev_find(env->devices, env->ndevices, op->major,
+				       op->minor);
+		if (!dev)
 			return ENODEV;
+		/* the kernel has no cfq group on a disk cfq does not schedule */
+		if (strcmp(dev->scheduler, "cfq"))
+			return ENOTSUP;
 		op->noop = op->number ==
 			   bt_group_devweight(group, op->major, op->minor);
 		return 0;
@@ -108,6 +113,9 @@ static int check_set(const struct bt_group *group, const struct bt_env *env,
 		op->number = op->value[0] == '1';
 		/* writing the value it already has succeeds, changes nothing */
 		op->noop = (int)op->number == group->use_hierarchy;
+		/* a cfq without hierarchical mode is flat: 0 is what it has */
+		if (!env->hierarchy)
+			return op->number ? ENOTSUP : 0;
 		if (op->noop)
 			return 0;
 		if (group->parent && group->parent->use_hierarchy)
@@ -230,15 +238,37 @@ static char *explain_use_hierarchy(const struct bt_group *group,
 	return NULL;
 }
 
+/* Why the policy cannot act on @op: which file or scheduler is missing. */
+static char *explain_not_supported(const struct bt_env *env,
+				   const struct bt_op *op)
+{
+	const char *mount = env->mount ? env->mount : "the blkio hierarchy";
+	const struct bt_blockdev *dev;
+
+	if (!env->cfq_policy)
+		return xasprintf("no cfq policy files (blkio.weight) in %s: "
+				 "this kernel's blkio controller has no cfq "
+				 "policy", mount);
+	if (op->key == BT_KEY_USE_HIERARCHY)
+		return xasprintf("no blkio.use_hierarchy in %s: this kernel's "
+				 "cfq schedules groups flat only, so "
+				 "use_hierarchy=1 cannot be set", mount);
+	dev = bt_blockdev_find(env->devices, env->ndevices, op->major,
+			       op->minor);
+	if (op->key == BT_KEY_WEIGHT_DEVICE && dev)
+		return xasprintf("%s (%u:%u) is scheduled by %s, not cfq: "
+				 "a device weight needs cfq as the device's "
+				 "scheduler", dev->name, dev->major,
+				 dev->minor, dev->scheduler);
+	return NULL;
+}
+
 static char *explain_set(const struct bt_group *group,
 			 const struct bt_env *env, const struct bt_op *op,
 			 int err)
 {
 	if (err == ENOTSUP)
-		return xasprintf("no cfq policy files (blkio.weight, "
-				 "blkio.use_hierarchy) in %s: this kernel's "
-				 "blkio controller has no cfq policy",
-				 env->mount ? env->mount : "the blkio hierarchy");
+		return explain_not_supported(env, op);
 	switch (op->key) {
 	case BT_KEY_USE_HIERARCHY:
 		return explain_use_hierarchy(group, op, err);

@@ -18,7 +18,7 @@ enum bt_op_type {
 	BT_OP_CREATE,		/* mkdir of one group, its parent exists */
 	BT_OP_SET,		/* write one policy file */
 	BT_OP_DELETE,		/* rmdir, tasks move to the parent */
-	BT_OP_ATTACH,		/* move a process (all its threads) */
+	BT_OP_ATTACH,		/* move a process (all its threads) by cgroup.procs */
 };
 
 enum bt_key {
@@ -44,7 +44,8 @@ struct bt_op {
 /* What the checks need to know besides the tree. */
 struct bt_env {
 	const char *mount;	/* where blkio is mounted, for messages */
-	bool cfq_policy;	/* blkio.weight and blkio.use_hierarchy exist */
+	bool cfq_policy;	/* blkio.weight exists: weights can be set */
+	bool hierarchy;		/* blkio.use_hierarchy exists too */
 	const struct bt_blockdev *devices;
 	size_t ndevices;
 };
@@ -57,8 +58,10 @@ const char *bt_key_file(enum bt_key key);
 
 /*
  * Check @op against @tree.  Returns 0 when allowed (and fills the parsed
- * fields of @op), else the errno the kernel would give (ENOTSUP for
- * missing cfq policy files) with the reason in *@why (caller frees).
+ * fields of @op), else the errno the kernel would give with the reason
+ * in *@why (caller frees).  ENOTSUP (the kernel's EOPNOTSUPP) means the
+ * policy cannot act: no blkio.weight, use_hierarchy=1 without
+ * blkio.use_hierarchy, or weight_device for a device not under cfq.
  */
 int bt_rules_check(const struct bt_tree *tree, const struct bt_env *env,
 		   struct bt_op *op, char **why);

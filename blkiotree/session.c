@@ -39,6 +39,7 @@ int bt_session_open(struct bt_session *session, const char *cmd)
 	session->env = (struct bt_env){
 		.mount = session->fs.mount,
 		.cfq_policy = session->fs.cfq_policy,
+		.hierarchy = session->fs.hierarchy,
 		.devices = session->devices,
 		.ndevices = session->ndevices,
 	};
@@ -65,7 +66,7 @@ static int write_set(const char *path, enum bt_key key, const struct bt_op *op,
 	return err;
 }
 
-static int write_step(const struct bt_op *op)
+static int write_step(const struct bt_cgroupfs *fs, const struct bt_op *op)
 {
 	switch (op->type) {
 	case BT_OP_CREATE:
@@ -75,13 +76,14 @@ static int write_step(const struct bt_op *op)
 	case BT_OP_DELETE:
 		return bt_cgroupfs_delete(op->path, op->recursive);
 	case BT_OP_ATTACH:
-		return bt_cgroupfs_attach(op->path, op->pid);
+		return bt_cgroupfs_attach(fs, op->path, op->pid);
 	}
 	return EINVAL;
 }
 
 /* Put back what a written step changed.  A delete is always a plan's last step. */
-static int undo_step(const struct bt_op *op, const struct bt_undo *undo)
+static int undo_step(const struct bt_cgroupfs *fs, const struct bt_op *op,
+		     const struct bt_undo *undo)
 {
 	switch (op->type) {
 	case BT_OP_CREATE:
@@ -89,7 +91,7 @@ static int undo_step(const struct bt_op *op, const struct bt_undo *undo)
 	case BT_OP_SET:
 		return write_set(op->path, op->key, op, undo->number);
 	case BT_OP_ATTACH:
-		return bt_cgroupfs_attach(undo->from_path, op->pid);
+		return bt_cgroupfs_attach(fs, undo->from_path, op->pid);
 	case BT_OP_DELETE:
 		break;
 	}
@@ -127,7 +129,7 @@ int bt_session_commit(struct bt_session *session, const struct bt_plan *plan,
 			fprintf(trace, "%s\n", what);
 			free(what);
 		}
-		err = write_step(op);
+		err = write_step(&session->fs, op);
 		if (err)
 			break;
 	}
@@ -142,7 +144,8 @@ int bt_session_commit(struct bt_session *session, const struct bt_plan *plan,
 	bt_tree_free(now);
 	for (size_t i = failed; i-- > 0 && !undo_err;)
 		if (!plan->ops[i].noop)
-			undo_err = undo_step(&plan->ops[i], &plan->undo[i]);
+			undo_err = undo_step(&session->fs, &plan->ops[i],
+					     &plan->undo[i]);
 
 	what = bt_op_describe(&plan->ops[failed]);
 	if (undo_err)

@@ -121,6 +121,7 @@ char *bt_blockdev_weight_problem(const struct bt_blockdev *dev,
 		return xasprintf("active scheduler is %s, not cfq",
 				 dev->scheduler);
 	if (!cfq_policy)
-		return xstrdup("the blkio hierarchy has no cfq policy files");
+		return xstrdup("the blkio hierarchy has no cfq policy files "
+			       "(blkio.weight)");
 	return NULL;
 }

@@ -225,6 +225,39 @@ void bt_tree_keep_tasks(struct bt_tree *tree, const pid_t *pids, size_t npids)
 	}
 }
 
+static pid_t task_process(const struct bt_task *task)
+{
+	return task->tgid ? task->tgid : task->pid;
+}
+
+void bt_tree_move_process(struct bt_tree *tree, pid_t tid,
+			  struct bt_group *to)
+{
+	struct bt_group *from = bt_tree_find_task(tree, tid);
+	struct bt_task task;
+	pid_t process = tid;
+
+	if (!from)
+		return;
+	for (size_t i = 0; i < from->ntasks; i++)
+		if (from->tasks[i].pid == tid)
+			process = task_process(&from->tasks[i]);
+	for (struct bt_group *g = tree->root; g; g = bt_group_next(g)) {
+		size_t i = 0;
+
+		if (g == to)
+			continue;
+		while (i < g->ntasks) {
+			if (task_process(&g->tasks[i]) != process) {
+				i++;
+				continue;
+			}
+			bt_group_take_task(g, g->tasks[i].pid, &task);
+			bt_group_add_task(to, &task);
+		}
+	}
+}
+
 struct bt_group *bt_tree_find_task(const struct bt_tree *tree, pid_t pid)
 {
 	for (struct bt_group *g = tree->root; g; g = bt_group_next(g))
@@ -356,19 +389,38 @@ static struct bt_entity *entity_new(enum bt_entity_type type,
 	return entity;
 }
 
-static void assign_shares(struct bt_entity *entity)
+/* A task, or an entity with a task scheduled somewhere below it. */
+static bool has_task(const struct bt_entity *entity)
+{
+	if (entity->type == BT_ENTITY_TASK)
+		return true;
+	for (size_t i = 0; i < entity->nchildren; i++)
+		if (has_task(entity->children[i]))
+			return true;
+	return false;
+}
+
+/* With @busy_only, an entity with no task below it is idle and gets 0. */
+static void assign_shares(struct bt_entity *entity, bool busy_only)
 {
 	unsigned long total = 0;
 
 	for (size_t i = 0; i < entity->nchildren; i++)
-		total += entity->children[i]->weight;
+		if (!busy_only || has_task(entity->children[i]))
+			total += entity->children[i]->weight;
 	for (size_t i = 0; i < entity->nchildren; i++) {
 		struct bt_entity *child = entity->children[i];
+		bool busy = !busy_only || has_task(child);
 
-		child->share = total ? entity->share * child->weight / total
-				     : 0.0;
-		assign_shares(child);
+		child->share = total && busy ?
+			entity->share * child->weight / total : 0.0;
+		assign_shares(child, busy_only);
 	}
+}
+
+void bt_sched_only_tasks_busy(struct bt_entity *pivot)
+{
+	assign_shares(pivot, true);
 }
 
 /* Which entity a group's entity hangs under: DESIGN.md section 4. */
@@ -436,7 +488,7 @@ struct bt_entity *bt_sched_build(const struct bt_tree *tree, bool have_device,
 	free(groups);
 
 	pivot->share = 100.0;
-	assign_shares(pivot);
+	assign_shares(pivot, false);
 	return pivot;
 }
 

@@ -43,7 +43,8 @@ enum bt_ioclass {
 
 /* A task (a thread: each has its own io_context and CFQ queue). */
 struct bt_task {
-	pid_t pid;
+	pid_t pid;			/* the thread ID */
+	pid_t tgid;			/* its process; 0: unknown, its own */
 	char comm[32];
 	enum bt_ioclass ioclass;	/* effective class, never NONE */
 	unsigned level;			/* effective level 0..7 */
@@ -98,6 +99,12 @@ struct bt_task *bt_group_take_task(struct bt_group *group, pid_t pid,
 				   struct bt_task *out);
 /* Keep only the tasks whose pid is in @pids (show --pid). */
 void bt_tree_keep_tasks(struct bt_tree *tree, const pid_t *pids, size_t npids);
+/*
+ * Move the whole process of thread @tid, every thread of it wherever it
+ * is, into @to (what a write to cgroup.procs does).
+ */
+void bt_tree_move_process(struct bt_tree *tree, pid_t tid,
+			  struct bt_group *to);
 /* Find the group a task is in, or NULL. */
 struct bt_group *bt_tree_find_task(const struct bt_tree *tree, pid_t pid);
 /* Set a per-device weight; weight 0 removes it (as the kernel file does). */
@@ -147,6 +154,13 @@ struct bt_entity {
  */
 struct bt_entity *bt_sched_build(const struct bt_tree *tree, bool have_device,
 				 unsigned major, unsigned minor);
+/*
+ * Recompute the shares of a built tree for a running workload: only the
+ * tasks in it are busy, a group is busy only while a task is scheduled
+ * somewhere below it, and an idle entity gets share 0 (the others split
+ * its part, as CFQ serves only busy entities).
+ */
+void bt_sched_only_tasks_busy(struct bt_entity *pivot);
 void bt_sched_free(struct bt_entity *entity);
 /* The entity of a group, or NULL. */
 const struct bt_entity *bt_sched_find_group(const struct bt_entity *root,

@@ -1,19 +1,18 @@
 # blkiotree on the real blkio hierarchy: every command, every refusal with
 # its message and exit status, and proof that a refused command changed
-# nothing.  Checks that need the cfq policy files (blkio.weight,
-# blkio.use_hierarchy) are skipped while the kernel has none; the rest
-# runs on any blkio hierarchy.
+# nothing.  Three kernels are told apart: no cfq policy (no blkio.weight),
+# cfq with flat groups only (blkio.weight, no blkio.use_hierarchy) and
+# hierarchical cfq.  Where a kernel lacks a file, blkiotree must refuse
+# what needs it (exit 4, naming the file) and do everything else.
 . "$LAB_GUEST_LIB"
-tap_plan 56
+tap_plan 60
 
 T=bt50			# every group of this test lives below /bt50
 OUT=/tmp/bt50.out ERR=/tmp/bt50.err
-if [ -f "$BLKIO/blkio.weight" ] && [ -f "$BLKIO/blkio.use_hierarchy" ]; then
-	CFQ=1
-else
-	CFQ=
-	tap_diag "no cfq policy files in $BLKIO: checks that need them are skipped"
-fi
+CFQ= HIER=
+[ -f "$BLKIO/blkio.weight" ] && CFQ=1
+[ -n "$CFQ" ] && [ -f "$BLKIO/blkio.use_hierarchy" ] && HIER=1
+tap_diag "blkio.weight: ${CFQ:-absent}, blkio.use_hierarchy: ${HIER:-absent}"
 
 bt() { blkiotree "$@" >"$OUT" 2>"$ERR"; RC=$?; }
 
@@ -59,10 +58,17 @@ works() {
 	fi
 }
 
-# cfq_only DESC: print a skip and return 1 when the cfq files are absent
+# cfq_only DESC: print a skip and return 1 when blkio.weight is absent
 cfq_only() {
 	[ -n "$CFQ" ] && return 0
-	tap_skip "$1" "cfq policy files absent"
+	tap_skip "$1" "cfq policy files absent (no blkio.weight)"
+	return 1
+}
+
+# hier_only DESC: likewise for blkio.use_hierarchy
+hier_only() {
+	[ -n "$HIER" ] && return 0
+	tap_skip "$1" "no blkio.use_hierarchy (cfq without hierarchical mode)"
 	return 1
 }
 
@@ -104,7 +110,7 @@ if [ -n "$CFQ" ]; then
 	works "set weight=800" set $T/a weight=800
 	tap_is "blkio.weight now 800" "$(cat "$BLKIO/$T/a/blkio.weight")" 800
 else
-	refused "set without cfq files: exit 4" 4 "no cfq policy files (blkio.weight, blkio.use_hierarchy) in $BLKIO" \
+	refused "set without cfq files: exit 4" 4 "no cfq policy files (blkio.weight) in $BLKIO" \
 		set $T/a weight=500
 	tap_skip "blkio.weight now 800" "cfq policy files absent"
 fi
@@ -116,27 +122,49 @@ cfq_only "set weight=abc: EINVAL" &&
 	refused "set weight=abc: EINVAL" 3 "weight \"abc\" is not a number (EINVAL)" set $T/a weight=abc
 cfq_only "set use_hierarchy=2: EINVAL" &&
 	refused "set use_hierarchy=2: EINVAL" 3 "use_hierarchy must be 0 or 1 (EINVAL)" set $T/a use_hierarchy=2
-cfq_only "set use_hierarchy with a child: EBUSY naming it" &&
+hier_only "set use_hierarchy with a child: EBUSY naming it" &&
 	refused "set use_hierarchy with a child: EBUSY naming it" 3 "it has /$T/b/c (EBUSY)" set $T/b use_hierarchy=1
-cfq_only "weight and a bad use_hierarchy: nothing half-applied" &&
+if [ -n "$HIER" ]; then
 	refused "weight and a bad use_hierarchy: nothing half-applied" 3 "(EBUSY)" \
 		set $T/b weight=300 use_hierarchy=1
+elif cfq_only "weight and use_hierarchy=1 without hierarchical mode: exit 4, nothing half-applied"; then
+	refused "weight and use_hierarchy=1 without hierarchical mode: exit 4, nothing half-applied" 4 \
+		"no blkio.use_hierarchy in $BLKIO" set $T/b weight=300 use_hierarchy=1
+fi
 cfq_only "weight_device of a missing device: ENODEV" &&
 	refused "weight_device of a missing device: ENODEV" 3 "no block device 250:250 (ENODEV)" \
 		set $T/a weight_device=250:250:300
-if cfq_only "weight_device on bt50null"; then
+# the kernel has no cfq group on a disk another scheduler runs (EOPNOTSUPP)
+set_scheduler bt50null none 2>/dev/null
+if cfq_only "weight_device on bt50null under none: exit 4 naming the scheduler"; then
 	if [ -n "$DEV" ]; then
-		works "weight_device on bt50null" set $T/a weight_device=$DEV:300
+		refused "weight_device on bt50null under none: exit 4 naming the scheduler" 4 \
+			"bt50null ($DEV) is scheduled by none, not cfq" set $T/a weight_device=$DEV:300
 	else
-		tap_skip "weight_device on bt50null" "no null_blk device"
+		tap_skip "weight_device on bt50null under none: exit 4 naming the scheduler" "no null_blk device"
 	fi
 fi
-if cfq_only "create --hierarchy, then a child inherits use_hierarchy=1"; then
+set_scheduler bt50null cfq 2>/dev/null
+if cfq_only "weight_device on bt50null under cfq"; then
+	if [ -n "$DEV" ] && grep -q '\[cfq\]' /sys/block/bt50null/queue/scheduler; then
+		works "weight_device on bt50null under cfq" set $T/a weight_device=$DEV:300
+		tap_is "blkio.weight_device has it" "$(cat "$BLKIO/$T/a/blkio.weight_device")" "$DEV 300"
+	else
+		tap_skip "weight_device on bt50null under cfq" "no null_blk device under cfq"
+		tap_skip "blkio.weight_device has it" "no null_blk device under cfq"
+	fi
+else
+	tap_skip "blkio.weight_device has it" "cfq policy files absent (no blkio.weight)"
+fi
+if [ -n "$HIER" ]; then
 	blkiotree create --hierarchy $T/h && blkiotree create $T/h/k
 	tap_is "create --hierarchy, then a child inherits use_hierarchy=1" \
 		"$(cat "$BLKIO/$T/h/blkio.use_hierarchy") $(cat "$BLKIO/$T/h/k/blkio.use_hierarchy")" "1 1"
+elif cfq_only "create --hierarchy without hierarchical mode: exit 4, nothing created"; then
+	refused "create --hierarchy without hierarchical mode: exit 4, nothing created" 4 \
+		"no blkio.use_hierarchy in $BLKIO" create --hierarchy $T/h
 fi
-cfq_only "use_hierarchy=0 under a hierarchical parent: EINVAL naming it" &&
+hier_only "use_hierarchy=0 under a hierarchical parent: EINVAL naming it" &&
 	refused "use_hierarchy=0 under a hierarchical parent: EINVAL naming it" 3 "parent /$T/h has use_hierarchy=1" \
 		set $T/h/k use_hierarchy=0
 refused "set on a missing group: ENOENT" 3 "set /$T/nope weight=500: no such group (ENOENT)" set $T/nope weight=500
@@ -150,6 +178,38 @@ tap_check "the process is in /$T/a" grep -qx "$P1" "$BLKIO/$T/a/tasks"
 refused "attach to a missing group: ENOENT" 3 "no such group (ENOENT)" attach $T/nope $P1
 refused "attach a missing process: ESRCH" 3 "no such process 999999 (ESRCH)" attach $T/b 999999
 refused "attach a good and a missing process: nothing moved" 3 "(ESRCH)" attach $T/b $P1 999999
+# a process of several threads (fio's job threads) moves whole, whichever
+# of its thread IDs is given
+fio --name=bt50threads --thread --numjobs=2 --ioengine=null --size=1g \
+	--time_based --runtime=120 >/dev/null 2>&1 &
+P2=$!
+for i in $(seq 1 50); do
+	[ "$(ls /proc/$P2/task 2>/dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
+THREADS=$(ls /proc/$P2/task 2>/dev/null | sort -n | tr '\n' ' ')
+LAST=$(ls /proc/$P2/task 2>/dev/null | sort -n | tail -n 1)
+tap_diag "fio $P2 has threads $THREADS"
+# moved_all STATUS GROUP TID...: attach exited 0 and every thread, at
+# least three, is in GROUP's tasks file
+moved_all() {
+	local g=$2 t
+	[ "$1" = 0 ] || { echo "attach exited $1: $(cat "$ERR")"; return 1; }
+	shift 2
+	[ $# -ge 3 ] || { echo "only $# threads: $*"; return 1; }
+	for t in "$@"; do
+		grep -qx "$t" "$BLKIO/$g/tasks" || { echo "thread $t is not in /$g"; return 1; }
+	done
+}
+bt attach $T/b "$P2"
+# shellcheck disable=SC2086
+tap_check "attach a process moves all its threads" moved_all "$RC" $T/b $THREADS
+bt attach $T/b/c "$LAST"
+# shellcheck disable=SC2086
+tap_check "attach by a non-leader thread ID moves the whole process" moved_all "$RC" $T/b/c $THREADS
+kill "$P2" 2>/dev/null
+wait "$P2" 2>/dev/null
+
 bt exec $T/b/c -- cat /proc/self/cgroup
 tap_is "exec runs the command in the group" "$(grep blkio "$OUT" | cut -d: -f3)" "/$T/b/c"
 bt exec $T/b/c -- /no/such/command
@@ -201,11 +261,14 @@ tap_is "apply a second time has nothing to do" "$RC:$(cat "$OUT")" "0:"
 printf '{ "groups": [ { "name": "%s", "groups": [ { "name": "new" }, { "name": "bad", "wieght": 5 } ] } ] }' $T \
 	>/tmp/bt50-bad.json
 refused "apply of a malformed spec: exit 2, nothing created" 2 "unknown key \"wieght\"" apply /tmp/bt50-bad.json
-if [ -n "$CFQ" ]; then
-	printf '{ "groups": [ { "name": "%s", "groups": [ { "name": "new" }, { "name": "x", "use_hierarchy": 1 } ] } ] }' $T \
-		>/tmp/bt50-busy.json
+printf '{ "groups": [ { "name": "%s", "groups": [ { "name": "new" }, { "name": "x", "use_hierarchy": 1 } ] } ] }' $T \
+	>/tmp/bt50-busy.json
+if [ -n "$HIER" ]; then
 	refused "apply needing use_hierarchy on a parent: EBUSY, nothing created" 3 "it has /$T/x/y (EBUSY)" \
 		apply /tmp/bt50-busy.json
+elif [ -n "$CFQ" ]; then
+	refused "apply of use_hierarchy without hierarchical mode: exit 4, nothing created" 4 \
+		"no blkio.use_hierarchy in $BLKIO" apply /tmp/bt50-busy.json
 else
 	printf '{ "groups": [ { "name": "%s", "groups": [ { "name": "new" }, { "name": "x", "weight": 300 } ] } ] }' $T \
 		>/tmp/bt50-busy.json
@@ -213,12 +276,13 @@ else
 		apply /tmp/bt50-busy.json
 fi
 
-# 100 groups: 10 parents with 9 children each (with weights when cfq is here)
+# 100 groups: 10 parents with 9 children each (with weights when cfq is
+# here, hierarchical parents when it has use_hierarchy)
 {
 	printf '{ "groups": [ { "name": "%s100", "groups": [' $T
 	for i in 0 1 2 3 4 5 6 7 8 9; do
 		[ $i = 0 ] || printf ','
-		printf '{ "name": "p%s"%s, "groups": [' $i "${CFQ:+, \"use_hierarchy\": 1, \"weight\": 200}"
+		printf '{ "name": "p%s"%s%s, "groups": [' $i "${HIER:+, \"use_hierarchy\": 1}" "${CFQ:+, \"weight\": 200}"
 		for j in 1 2 3 4 5 6 7 8 9; do
 			[ $j = 1 ] || printf ','
 			printf '{ "name": "c%s"%s }' $j "${CFQ:+, \"weight\": $((100 * j))}"

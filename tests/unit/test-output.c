@@ -120,6 +120,8 @@ static void test_json(const struct bt_show *show)
 	   "shares printed with two decimals");
 	is_str(json_object_get_string(at(doc, "hierarchy")), "/cg", "hierarchy");
 	ok(json_object_get_boolean(at(doc, "cfq_policy")), "cfq_policy true");
+	ok(json_object_get_boolean(at(doc, "hierarchical_mode")),
+	   "hierarchical_mode true");
 	is_entity(tree, "pivot", 100, "pivot");
 	is_int(json_object_array_length(at(tree, "children")), 1,
 	       "json: one entity on the pivot");
@@ -169,6 +171,7 @@ int main(void)
 	struct bt_show show = {
 		.mount = "/cg",
 		.cfq_policy = true,
+		.hierarchy = true,
 		.sched = sched,
 		.devices = devices,
 		.ndevices = 2,

@@ -10,7 +10,8 @@
 #include "plan.h"
 #include "tap.h"
 
-static const struct bt_env env = { .mount = "/cg", .cfq_policy = true };
+static const struct bt_env env = { .mount = "/cg", .cfq_policy = true,
+				   .hierarchy = true };
 
 static char *steps(const struct bt_plan *plan)
 {
@@ -178,10 +179,42 @@ static void test_attach(void)
 	bt_tree_free(tree);
 }
 
+/* A process of three threads spread over groups moves whole, by any tid. */
+static void test_attach_process(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *a = bt_group_add(tree->root, "a");
+	struct bt_group *b = bt_group_add(tree->root, "b");
+	struct bt_task leader = { .pid = 20, .tgid = 20 };
+	struct bt_task thread1 = { .pid = 21, .tgid = 20 };
+	struct bt_task thread2 = { .pid = 22, .tgid = 20 };
+	struct bt_task other = { .pid = 30, .tgid = 30 };
+	struct bt_op op = { .type = BT_OP_ATTACH, .path = "b", .pid = 21 };
+	struct bt_plan plan;
+	char *why = NULL;
+
+	bt_group_add_task(tree->root, &leader);
+	bt_group_add_task(tree->root, &thread1);
+	bt_group_add_task(a, &thread2);
+	bt_group_add_task(a, &other);
+	bt_plan_init(&plan);
+	is_int(bt_plan_add(&plan, tree, &env, &op, &why), 0,
+	       "attach by a thread ID allowed");
+	is_int(b->ntasks, 3, "all three threads of the process are in /b");
+	ok(bt_tree_find_task(tree, 20) == b && bt_tree_find_task(tree, 22) == b,
+	   "the leader and the thread from /a moved too");
+	ok(bt_tree_find_task(tree, 30) == a, "the other process stayed in /a");
+	is_int(tree->root->ntasks + a->ntasks, 1, "no thread left behind twice");
+	is_str(plan.undo[0].from_path, "", "undo goes to the given thread's group");
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+}
+
 int main(void)
 {
 	test_create();
 	test_attach();
+	test_attach_process();
 	test_set_all_or_nothing();
 	test_spec();
 	return tap_done();

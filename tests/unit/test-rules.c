@@ -13,13 +13,15 @@
 
 static const struct bt_blockdev devices[] = {
 	{ .name = "sdb", .major = 8, .minor = 16, .scheduler = "cfq" },
+	{ .name = "sdd", .major = 8, .minor = 48, .scheduler = "bfq" },
 };
 
 static const struct bt_env env = {
 	.mount = "/sys/fs/cgroup/blkio",
 	.cfq_policy = true,
+	.hierarchy = true,
 	.devices = devices,
-	.ndevices = 1,
+	.ndevices = 2,
 };
 
 /* Check one op; returns the errno, keeps the words in *why_out (or frees). */
@@ -157,9 +159,56 @@ static void test_no_policy(struct bt_tree *tree)
 	bare.cfq_policy = false;
 	is_int(check(tree, &bare, BT_OP_SET, "a", BT_KEY_WEIGHT, "500", &why,
 		     NULL), ENOTSUP, "no cfq policy files: ENOTSUP");
-	words(why, "/sys/fs/cgroup/blkio", "no cfq policy files");
+	words(why, "no cfq policy files (blkio.weight) in /sys/fs/cgroup/blkio",
+	      "no cfq policy files");
 	is_int(check(tree, &bare, BT_OP_CREATE, "new", 0, NULL, NULL, NULL), 0,
 	       "create works without the cfq policy files");
+}
+
+/* cfq with flat groups only: blkio.weight, no blkio.use_hierarchy */
+static void test_flat_only(struct bt_tree *tree)
+{
+	struct bt_env flat = env;
+	struct bt_op op;
+	char *why;
+
+	flat.hierarchy = false;
+	is_int(check(tree, &flat, BT_OP_SET, "a", BT_KEY_WEIGHT, "300", NULL,
+		     NULL), 0, "flat only: weight can be set");
+	is_int(check(tree, &flat, BT_OP_SET, "a", BT_KEY_WEIGHT_DEVICE,
+		     "8:16:300", NULL, NULL), 0,
+	       "flat only: weight_device can be set");
+	is_int(check(tree, &flat, BT_OP_SET, "a", BT_KEY_WEIGHT, "5", NULL,
+		     NULL), ERANGE, "flat only: weight 5 still ERANGE");
+	is_int(check(tree, &flat, BT_OP_SET, "a", BT_KEY_USE_HIERARCHY, "1",
+		     &why, NULL), ENOTSUP, "flat only: use_hierarchy=1 ENOTSUP");
+	words(why, "no blkio.use_hierarchy in /sys/fs/cgroup/blkio",
+	      "names the missing file");
+	is_int(check(tree, &flat, BT_OP_SET, "a", BT_KEY_USE_HIERARCHY, "0",
+		     NULL, &op), 0, "flat only: use_hierarchy=0 allowed");
+	ok(op.noop, "... as a no-op (nothing to write)");
+	is_int(check(tree, &flat, BT_OP_SET, "a", BT_KEY_USE_HIERARCHY, "2",
+		     NULL, NULL), EINVAL, "flat only: use_hierarchy=2 EINVAL");
+}
+
+static void test_weight_device_scheduler(struct bt_tree *tree)
+{
+	struct bt_op op = {
+		.type = BT_OP_SET, .path = "a", .key = BT_KEY_WEIGHT_DEVICE,
+		.value = "8:48:300",
+	};
+	char *why;
+
+	is_int(check(tree, &env, BT_OP_SET, "a", BT_KEY_WEIGHT_DEVICE,
+		     "8:48:300", &why, NULL), ENOTSUP,
+	       "weight_device on a bfq device: ENOTSUP (the kernel's EOPNOTSUPP)");
+	words(why, "sdd (8:48) is scheduled by bfq, not cfq",
+	      "names the device and its scheduler");
+	/* the kernel's EOPNOTSUPP for a device checked as cfq is explained alike */
+	op.major = 8;
+	op.minor = 48;
+	words(bt_rules_explain(tree, &env, &op, EOPNOTSUPP),
+	      "scheduled by bfq, not cfq", "kernel EOPNOTSUPP in the rules' words");
 }
 
 static void test_create_delete_attach(struct bt_tree *tree)
@@ -212,6 +261,8 @@ int main(void)
 	test_weight_device(tree);
 	test_use_hierarchy();
 	test_no_policy(tree);
+	test_flat_only(tree);
+	test_weight_device_scheduler(tree);
 	test_create_delete_attach(tree);
 	test_explain_kernel_errno(tree);
 	bt_tree_free(tree);

@@ -235,9 +235,50 @@ static void test_model(void)
 	bt_tree_free(tree);
 }
 
+/*
+ * A running tree: only tsk1 (Root) and tsk2 (Grp1) are busy.
+ * Flat: Root 1000 and Grp1 500 busy on the pivot, Grp2 and Grp3 idle:
+ * Root 1000/1500 = 66.67 %, Grp1 33.33 %.  Grp1 and Grp3 hierarchical:
+ * pivot Root 1000, Grp1 500 (tsk2 below), Grp2 idle -> 66.67 / 33.33;
+ * in Grp1 only tsk2 is busy, so it gets all 33.33 %, Grp3 0.
+ */
+static void test_only_tasks_busy(void)
+{
+	struct bt_tree *tree = seed_tree(0, 0, 0);
+	struct bt_entity *pivot = bt_sched_build(tree, false, 0, 0);
+
+	bt_sched_only_tasks_busy(pivot);
+	is_share(child(pivot, 0)->share, 100.0 * 1000 / 1500,
+		 "busy only, flat: Root 1000/1500");
+	is_share(child(child(pivot, 0), 0)->share, 100.0 * 1000 / 1500,
+		 "busy only, flat: tsk1 gets Root's share");
+	is_share(child(pivot, 1)->share, 100.0 * 500 / 1500,
+		 "busy only, flat: Grp1 500/1500");
+	is_share(child(pivot, 2)->share, 0.0, "busy only, flat: idle Grp2 0");
+	is_share(child(pivot, 3)->share, 0.0, "busy only, flat: idle Grp3 0");
+	bt_sched_free(pivot);
+	bt_tree_free(tree);
+
+	tree = seed_tree(0, 1, 1);
+	pivot = bt_sched_build(tree, false, 0, 0);
+	bt_sched_only_tasks_busy(pivot);
+	is_str(label(child(pivot, 1)), "Grp1", "busy only, hier: Grp1 on pivot");
+	is_share(child(pivot, 1)->share, 100.0 * 500 / 1500,
+		 "busy only, hier: Grp1 busy through tsk2 500/1500");
+	is_str(label(child(child(pivot, 1), 0)), "Grp1/Grp3",
+	       "busy only, hier: Grp3 inside Grp1");
+	is_share(child(child(pivot, 1), 0)->share, 0.0,
+		 "busy only, hier: idle Grp3 0");
+	is_share(child(child(pivot, 1), 1)->share, 100.0 * 500 / 1500,
+		 "busy only, hier: tsk2 gets all of Grp1");
+	bt_sched_free(pivot);
+	bt_tree_free(tree);
+}
+
 int main(void)
 {
 	test_flat();
+	test_only_tasks_busy();
 	test_root_hierarchical();
 	test_grp1_grp3_hierarchical();
 	test_weights();
