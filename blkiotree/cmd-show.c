@@ -8,6 +8,7 @@
 
 #include "cmds.h"
 #include "output.h"
+#include "schedtree.h"
 #include "session.h"
 #include "strutil.h"
 
@@ -32,6 +33,52 @@ static void usage(void)
 	      " -h, --help            display this help\n"
 	      "\n"
 	      "For more details see blkiotree-show(8).\n", stdout);
+}
+
+#define DEBUGFS "/sys/kernel/debug"
+
+/*
+ * Compare the model with the kernel's scheduling tree of every listed
+ * device under cfq that has one (docs/debugfs-tree.md).
+ */
+static struct bt_kernel_check *check_kernel(const struct bt_show *show)
+{
+	struct bt_kernel_check *checks = xcalloc(show->ndevices ?
+						 show->ndevices : 1,
+						 sizeof(*checks));
+
+	for (size_t i = 0; i < show->ndevices; i++) {
+		struct bt_ktree ktree;
+		char *why = NULL;
+		int err;
+
+		if (strcmp(show->devices[i].scheduler, "cfq"))
+			continue;
+		err = bt_ktree_read(DEBUGFS, show->devices[i].name, &ktree,
+				    &why);
+		if (err == EINVAL) {
+			checks[i].error = why;
+		} else if (err && err != ENOENT) {
+			checks[i].error = xstrdup(strerror(err));
+		} else if (!err) {
+			checks[i].read = true;
+			checks[i].ndiffs = bt_ktree_compare(&ktree, show->sched,
+							    &checks[i].diffs);
+			bt_ktree_free(&ktree);
+		}
+	}
+	return checks;
+}
+
+static void free_kernel_checks(struct bt_kernel_check *checks, size_t n)
+{
+	for (size_t i = 0; checks && i < n; i++) {
+		for (size_t j = 0; j < checks[i].ndiffs; j++)
+			free(checks[i].diffs[j]);
+		free(checks[i].diffs);
+		free(checks[i].error);
+	}
+	free(checks);
 }
 
 /* "12,34" -> pids; false on anything else */
@@ -72,6 +119,7 @@ int cmd_show(int argc, char **argv)
 	struct bt_show_format format = { 0 };
 	struct bt_show show = { 0 };
 	struct bt_session session;
+	struct bt_kernel_check *kernel;
 	struct bt_entity *sched;
 	const char *device = NULL, *bad;
 	char *path = NULL;
@@ -170,11 +218,14 @@ int cmd_show(int argc, char **argv)
 	if (busy)
 		bt_sched_only_tasks_busy(sched);
 	show.sched = sched;
+	kernel = check_kernel(&show);
+	show.kernel = kernel;
 	bt_output_warnings(stderr, &show);
 	if (bt_output_show(stdout, &show, &format) || fflush(stdout)) {
 		bt_error("show: cannot write the output: %s", strerror(errno));
 		status = BT_EXIT_FAILURE;
 	}
+	free_kernel_checks(kernel, show.ndevices);
 	bt_sched_free(sched);
 close:
 	bt_session_close(&session);

@@ -245,6 +245,26 @@ static struct json_object *entity_json(const struct bt_entity *entity,
 	return obj;
 }
 
+/* null: no debugfs tree; else whether it agrees and where it does not. */
+static struct json_object *kernel_json(const struct bt_kernel_check *check)
+{
+	struct json_object *obj, *diffs;
+
+	if (!check || (!check->read && !check->error))
+		return NULL;
+	obj = json_object_new_object();
+	json_object_object_add(obj, "error", check->error ?
+			       json_object_new_string(check->error) : NULL);
+	json_object_object_add(obj, "agrees", json_object_new_boolean(
+				       check->read && !check->ndiffs));
+	diffs = json_object_new_array();
+	for (size_t i = 0; i < check->ndiffs; i++)
+		json_object_array_add(diffs,
+				      json_object_new_string(check->diffs[i]));
+	json_object_object_add(obj, "disagreements", diffs);
+	return obj;
+}
+
 static int print_json(FILE *out, const struct bt_show *show)
 {
 	struct json_object *doc = json_object_new_object();
@@ -283,6 +303,9 @@ static int print_json(FILE *out, const struct bt_show *show)
 				       json_object_new_boolean(!problem));
 		json_object_object_add(obj, "problem", problem ?
 				       json_object_new_string(problem) : NULL);
+		json_object_object_add(obj, "kernel_tree",
+				       kernel_json(show->kernel ?
+						   &show->kernel[i] : NULL));
 		json_object_array_add(devices, obj);
 		free(problem);
 		free(devnum);
@@ -316,10 +339,19 @@ void bt_output_warnings(FILE *err, const struct bt_show *show)
 	for (size_t i = 0; i < show->ndevices; i++) {
 		char *problem = bt_blockdev_weight_problem(&show->devices[i],
 							   show->cfq_policy);
+		const struct bt_kernel_check *check =
+			show->kernel ? &show->kernel[i] : NULL;
 
 		if (problem)
 			fprintf(err, "blkiotree: warning: %s: weights have no "
 				"effect: %s\n", show->devices[i].name, problem);
 		free(problem);
+		if (check && check->error)
+			fprintf(err, "blkiotree: warning: %s: cannot read the "
+				"kernel's scheduling tree: %s\n",
+				show->devices[i].name, check->error);
+		for (size_t j = 0; check && j < check->ndiffs; j++)
+			fprintf(err, "blkiotree: warning: %s: %s\n",
+				show->devices[i].name, check->diffs[j]);
 	}
 }

@@ -12,6 +12,14 @@
 #include "sysblock.h"
 #include "tree.h"
 
+/* What the kernel's debugfs scheduling tree of one device said. */
+struct bt_kernel_check {
+	bool read;		/* the device has the file and it parsed */
+	char *error;		/* it exists but could not be read, or NULL */
+	char **diffs;		/* placements that disagree with the model */
+	size_t ndiffs;
+};
+
 struct bt_show {
 	const char *mount;		/* blkio mount point */
 	bool cfq_policy;		/* blkio.weight exists */
@@ -22,6 +30,7 @@ struct bt_show {
 	unsigned major, minor;
 	const struct bt_blockdev *devices;	/* the devices to list */
 	size_t ndevices;
+	const struct bt_kernel_check *kernel;	/* per device, or NULL */
 };
 
 struct bt_show_format {
@@ -33,7 +42,11 @@ struct bt_show_format {
 
 int bt_output_show(FILE *out, const struct bt_show *show,
 		   const struct bt_show_format *format);
-/* One "blkiotree: warning: DEV: ..." line per device where weights cannot act. */
+/*
+ * One "blkiotree: warning: DEV: ..." line per device where weights cannot
+ * act, and one per place the kernel's scheduling tree disagrees with the
+ * model.
+ */
 void bt_output_warnings(FILE *err, const struct bt_show *show);
 
 #endif

@@ -148,6 +148,44 @@ static void test_json(const struct bt_show *show)
 	free(text);
 }
 
+/* sda (cfq) has a debugfs tree that disagrees once; nullb0 (bfq) none. */
+static void test_kernel_tree(const struct bt_show *seed)
+{
+	char *diff = "group /grp1: the kernel schedules it in the pivot "
+		     "tree, blkiotree's model in /";
+	const struct bt_kernel_check checks[] = {
+		{ .read = false },
+		{ .read = true, .diffs = &diff, .ndiffs = 1 },
+	};
+	struct bt_show show = *seed;
+	struct bt_show_format format = { .json = true };
+	struct json_object *doc, *sda;
+	char *text, *warnings = NULL;
+	size_t len = 0;
+	FILE *err;
+
+	show.kernel = checks;
+	text = render(&show, &format);
+	doc = json_tokener_parse(text);
+	ok(at(json_object_array_get_idx(at(doc, "devices"), 0), "kernel_tree")
+	   == NULL, "json: kernel_tree null without a debugfs tree");
+	sda = at(json_object_array_get_idx(at(doc, "devices"), 1), "kernel_tree");
+	ok(sda && !json_object_get_boolean(at(sda, "agrees")),
+	   "json: sda's kernel tree does not agree");
+	is_str(json_object_get_string(json_object_array_get_idx(
+		at(sda, "disagreements"), 0)), diff, "json: the disagreement");
+	json_object_put(doc);
+	free(text);
+
+	err = open_memstream(&warnings, &len);
+	bt_output_warnings(err, &show);
+	fclose(err);
+	ok(strstr(warnings, "blkiotree: warning: sda: group /grp1: the kernel "
+			    "schedules it in the pivot tree") != NULL,
+	   "a warning names the device and the disagreement");
+	free(warnings);
+}
+
 static void test_focus(struct bt_show *show, const struct bt_tree *tree)
 {
 	struct bt_show_format format = { .ascii = true, .noheadings = true };
@@ -179,6 +217,7 @@ int main(void)
 
 	test_table(&show);
 	test_json(&show);
+	test_kernel_tree(&show);
 	test_focus(&show, tree);
 	bt_sched_free(sched);
 	bt_tree_free(tree);
