@@ -4,12 +4,14 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libcgroup.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cgroupfs.h"
@@ -123,21 +125,25 @@ static void read_devweights(struct bt_group *group)
 	free(name);
 }
 
-static void read_group(struct bt_group *group)
+/* The policy values; files this kernel does not have are not tried. */
+static void read_group(const struct bt_cgroupfs *fs, struct bt_group *group)
 {
 	char buf[64];
 	long long v;
 
+	if (!fs->cfq_policy)
+		return;
 	if (read_value(group->path, "blkio.weight", buf, sizeof(buf)) &&
 	    !str_to_ll(buf, &v))
 		group->weight = v;
-	if (read_value(group->path, "blkio.use_hierarchy", buf, sizeof(buf)) &&
+	if (fs->hierarchy &&
+	    read_value(group->path, "blkio.use_hierarchy", buf, sizeof(buf)) &&
 	    !str_to_ll(buf, &v))
 		group->use_hierarchy = v != 0;
 	read_devweights(group);
 }
 
-static void read_tasks(struct bt_group *group)
+static void read_tasks(struct bt_group *group, bool details)
 {
 	char *name = cg_name(group->path);
 	void *handle = NULL;
@@ -146,10 +152,10 @@ static void read_tasks(struct bt_group *group)
 
 	rc = cgroup_get_task_begin(name, CONTROLLER, &handle, &pid);
 	while (!rc) {
-		struct bt_task task;
+		struct bt_task task = { .pid = pid };
 
 		/* a task that exits meanwhile is simply not listed */
-		if (bt_procinfo_read(pid, &task))
+		if (!details || bt_procinfo_read(pid, &task))
 			bt_group_add_task(group, &task);
 		rc = cgroup_get_task_next(&handle, &pid);
 	}
@@ -163,42 +169,53 @@ static int compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Append the relative paths of the groups below @rel ("" for the root),
+ * recursively.  A walk of directories only: libcgroup's tree walk (fts)
+ * stats every file of every group, some thirty a group, which made
+ * reading a 100-group hierarchy cost more than writing it.
+ */
+static int walk_groups(const char *mount, const char *rel, char ***list,
+		       size_t *n)
+{
+	char *dirpath = *rel ? xasprintf("%s/%s", mount, rel) : xstrdup(mount);
+	DIR *dir = opendir(dirpath);
+	struct dirent *d;
+	int err = 0;
+
+	free(dirpath);
+	if (!dir)
+		/* a group removed while we walk is simply not listed */
+		return errno == ENOENT && *rel ? 0 : errno;
+	while (!err && (d = readdir(dir))) {
+		char *path;
+
+		if (d->d_type != DT_DIR || !strcmp(d->d_name, ".") ||
+		    !strcmp(d->d_name, ".."))
+			continue;
+		path = *rel ? xasprintf("%s/%s", rel, d->d_name)
+			    : xstrdup(d->d_name);
+		*list = xreallocarray(*list, *n + 1, sizeof(**list));
+		(*list)[(*n)++] = path;
+		err = walk_groups(mount, path, list, n);
+	}
+	closedir(dir);
+	return err;
+}
+
 /* Relative paths of all groups below the root, sorted so parents come first. */
 static int list_groups(const struct bt_cgroupfs *fs, char ***paths,
 		       size_t *npaths)
 {
-	struct cgroup_file_info info;
-	size_t mount_len = strlen(fs->mount), n = 0;
 	char **list = NULL;
-	void *handle = NULL;
-	int base_level, rc;
+	size_t n = 0;
+	int err = walk_groups(fs->mount, "", &list, &n);
 
-	rc = cgroup_walk_tree_begin(CONTROLLER, "/", 0, &handle, &info,
-				    &base_level);
-	while (!rc) {
-		if (info.type == CGROUP_FILE_TYPE_DIR &&
-		    !strncmp(info.full_path, fs->mount, mount_len)) {
-			const char *why;
-			char *path = bt_path_normalize(info.full_path +
-						       mount_len, &why);
-
-			if (path && *path) {
-				list = xreallocarray(list, n + 1,
-						     sizeof(*list));
-				list[n++] = path;
-			} else {
-				free(path);
-			}
-		}
-		rc = cgroup_walk_tree_next(0, &handle, &info, base_level);
-	}
-	if (handle)
-		cgroup_walk_tree_end(&handle);
-	if (rc != ECGEOF) {
+	if (err) {
 		for (size_t i = 0; i < n; i++)
 			free(list[i]);
 		free(list);
-		return errno_of(rc);
+		return err;
 	}
 	if (n)
 		qsort(list, n, sizeof(*list), compare_strings);
@@ -207,7 +224,8 @@ static int list_groups(const struct bt_cgroupfs *fs, char ***paths,
 	return 0;
 }
 
-int bt_cgroupfs_load(const struct bt_cgroupfs *fs, struct bt_tree **out)
+int bt_cgroupfs_load(const struct bt_cgroupfs *fs, bool task_details,
+		     struct bt_tree **out)
 {
 	struct bt_tree *tree;
 	char **paths = NULL;
@@ -231,66 +249,75 @@ int bt_cgroupfs_load(const struct bt_cgroupfs *fs, struct bt_tree **out)
 	}
 	free(paths);
 	for (struct bt_group *g = tree->root; g; g = bt_group_next(g)) {
-		read_group(g);
-		read_tasks(g);
+		read_group(fs, g);
+		read_tasks(g, task_details);
 	}
 	*out = tree;
 	return 0;
 }
 
 /* A libcgroup group naming only the blkio controller. */
-static struct cgroup *new_cgroup(const char *path,
-				 struct cgroup_controller **controller)
+static struct cgroup *new_cgroup(const char *path)
 {
 	char *name = cg_name(path);
 	struct cgroup *cg = cgroup_new_cgroup(name);
-	struct cgroup_controller *ctl;
 
 	free(name);
-	if (!cg)
-		return NULL;
-	ctl = cgroup_add_controller(cg, CONTROLLER);
-	if (!ctl) {
+	if (cg && !cgroup_add_controller(cg, CONTROLLER))
 		cgroup_free(&cg);
-		return NULL;
-	}
-	if (controller)
-		*controller = ctl;
 	return cg;
 }
 
-int bt_cgroupfs_create(const char *path)
+/*
+ * Creating and writing go straight to the mount cgroup_init() found:
+ * libcgroup 2.0 re-reads /proc/self/mounts before every mkdir and every
+ * value it writes (cg_test_mounted_fs()) and makes every component of the
+ * path (mkdir -p), so a 100-group apply parsed the mount table 200 times.
+ * Here a group is one mkdir(2) and a value one write(2), and the errno is
+ * the kernel's own.
+ */
+static char *group_file(const struct bt_cgroupfs *fs, const char *path,
+			const char *file)
 {
-	struct cgroup *cg = new_cgroup(path, NULL);
-	int rc;
-
-	if (!cg)
-		return ENOMEM;
-	rc = cgroup_create_cgroup(cg, 1);
-	cgroup_free(&cg);
-	return errno_of(rc);
+	return xasprintf("%s%s%s%s%s", fs->mount, *path ? "/" : "", path,
+			 file ? "/" : "", file ? file : "");
 }
 
-int bt_cgroupfs_write(const char *path,
+int bt_cgroupfs_create(const struct bt_cgroupfs *fs, const char *path)
+{
+	char *dir = group_file(fs, path, NULL);
+	int err = mkdir(dir, 0755) ? errno : 0;
+
+	free(dir);
+	return err;
+}
+
+int bt_cgroupfs_write(const struct bt_cgroupfs *fs, const char *path,
 		      const char *file, const char *value)
 {
-	struct cgroup_controller *ctl;
-	struct cgroup *cg = new_cgroup(path, &ctl);
-	int rc;
+	char *name = group_file(fs, path, file);
+	int fd = open(name, O_WRONLY | O_CLOEXEC), err = 0;
+	size_t len = strlen(value);
+	ssize_t done;
 
-	if (!cg)
-		return ENOMEM;
-	rc = cgroup_add_value_string(ctl, file, value);
-	if (!rc)
-		rc = cgroup_modify_cgroup(cg);
-	cgroup_free(&cg);
-	return errno_of(rc);
+	free(name);
+	if (fd < 0)
+		return errno;
+	/* the kernel takes a policy value in one write or not at all */
+	done = write(fd, value, len);
+	if (done < 0)
+		err = errno;
+	else if ((size_t)done != len)
+		err = EIO;
+	if (close(fd) && !err)
+		err = errno;
+	return err;
 }
 
 int bt_cgroupfs_delete(const char *path,
 		       bool recursive)
 {
-	struct cgroup *cg = new_cgroup(path, NULL);
+	struct cgroup *cg = new_cgroup(path);
 	int rc;
 
 	if (!cg)
@@ -308,16 +335,9 @@ int bt_cgroupfs_attach(const struct bt_cgroupfs *fs, const char *path,
 	 * libcgroup 2.0 only writes the tasks file, thread by thread; the
 	 * kernel moves a whole thread group in one write to cgroup.procs.
 	 */
-	char *file = xasprintf("%s/%s%scgroup.procs", fs->mount, path,
-			       *path ? "/" : "");
-	char *text = xasprintf("%ld\n", (long)pid);
-	int fd = open(file, O_WRONLY | O_CLOEXEC), err = 0;
+	char *text = xasprintf("%ld", (long)pid);
+	int err = bt_cgroupfs_write(fs, path, "cgroup.procs", text);
 
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		err = errno;
-	if (fd >= 0 && close(fd) && !err)
-		err = errno;
-	free(file);
 	free(text);
 	return err;
 }

@@ -1,8 +1,10 @@
 /*
- * Access to the blkio cgroup hierarchy through libcgroup.  The only file
- * that touches cgroups.  Functions return 0 or an errno value; a libcgroup
- * error caused by the kernel is turned back into the kernel's errno
- * (cgroup_get_last_errno()) so that the rules can explain it.
+ * Access to the blkio cgroup hierarchy.  The only file that touches
+ * cgroups.  libcgroup finds the mount, walks, reads and deletes; creating
+ * a group and writing a file are a mkdir(2) and a write(2) in the mount it
+ * found (see cgroupfs.c for why).  Functions return 0 or an errno value; a
+ * libcgroup error caused by the kernel is turned back into the kernel's
+ * errno (cgroup_get_last_errno()) so that the rules can explain it.
  */
 #ifndef BLKIOTREE_CGROUPFS_H
 #define BLKIOTREE_CGROUPFS_H
@@ -25,12 +27,19 @@ struct bt_cgroupfs {
 int bt_cgroupfs_open(struct bt_cgroupfs *fs);
 void bt_cgroupfs_close(struct bt_cgroupfs *fs);
 
-/* Read every group, its policy values and its tasks into a new tree. */
-int bt_cgroupfs_load(const struct bt_cgroupfs *fs, struct bt_tree **tree);
+/*
+ * Read every group, its policy values and its tasks into a new tree.
+ * Without @task_details a task is only its thread ID (no name, process or
+ * I/O priority from /proc): enough for the rules of every command but
+ * show and attach, and three /proc reads a task cheaper.
+ */
+int bt_cgroupfs_load(const struct bt_cgroupfs *fs, bool task_details,
+		     struct bt_tree **tree);
 
-int bt_cgroupfs_create(const char *path);
-/* Write @value into @file ("blkio.weight", ...) of the group. */
-int bt_cgroupfs_write(const char *path,
+/* Create one group; its parent exists. */
+int bt_cgroupfs_create(const struct bt_cgroupfs *fs, const char *path);
+/* Write @value into @file ("blkio.weight", ...) of the group, in one write. */
+int bt_cgroupfs_write(const struct bt_cgroupfs *fs, const char *path,
 		      const char *file, const char *value);
 /* Remove a group (and its subgroups); its tasks move to the parent. */
 int bt_cgroupfs_delete(const char *path,

@@ -118,7 +118,7 @@ int cmd_apply(int argc, char **argv)
 	spec = load_spec(argv[optind]);
 	if (!spec)
 		return BT_EXIT_USAGE;
-	status = bt_session_open(&session, "apply");
+	status = bt_session_open(&session, "apply", false);
 	if (status != BT_EXIT_OK) {
 		bt_spec_free(spec);
 		return status;

@@ -54,7 +54,7 @@ int cmd_attach(int argc, char **argv)
 	if (!path)
 		return bt_usage_error("attach", "%s: %s", argv[optind], bad);
 
-	status = bt_session_open(&session, "attach");
+	status = bt_session_open(&session, "attach", true);
 	if (status != BT_EXIT_OK) {
 		free(path);
 		return status;

@@ -80,7 +80,7 @@ int cmd_create(int argc, char **argv)
 	/* parents before children, so "create a/b a" creates a explicitly */
 	qsort(paths, npaths, sizeof(*paths), compare_paths);
 
-	status = bt_session_open(&session, "create");
+	status = bt_session_open(&session, "create", false);
 	if (status == BT_EXIT_OK) {
 		bt_plan_init(&plan);
 		for (int i = 0; i < npaths && !err; i++)

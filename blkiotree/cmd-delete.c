@@ -57,7 +57,7 @@ int cmd_delete(int argc, char **argv)
 		free(path);
 	}
 
-	status = bt_session_open(&session, "delete");
+	status = bt_session_open(&session, "delete", false);
 	if (status != BT_EXIT_OK)
 		return status;
 	bt_plan_init(&plan);

@@ -57,7 +57,7 @@ int cmd_exec(int argc, char **argv)
 	if (!path)
 		return bt_usage_error("exec", "%s: %s", argv[optind], bad);
 
-	status = bt_session_open(&session, "exec");
+	status = bt_session_open(&session, "exec", false);
 	if (status != BT_EXIT_OK) {
 		free(path);
 		return status;

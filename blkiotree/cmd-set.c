@@ -69,7 +69,7 @@ int cmd_set(int argc, char **argv)
 	if (!path)
 		return bt_usage_error("set", "%s: %s", argv[optind], bad);
 
-	status = bt_session_open(&session, "set");
+	status = bt_session_open(&session, "set", false);
 	if (status != BT_EXIT_OK) {
 		free(path);
 		return status;

@@ -182,7 +182,7 @@ int cmd_show(int argc, char **argv)
 		}
 	}
 
-	status = bt_session_open(&session, "show");
+	status = bt_session_open(&session, "show", true);
 	if (status != BT_EXIT_OK)
 		goto out;
 	show.mount = session.fs.mount;

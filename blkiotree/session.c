@@ -9,7 +9,8 @@
 #include "session.h"
 #include "strutil.h"
 
-int bt_session_open(struct bt_session *session, const char *cmd)
+int bt_session_open(struct bt_session *session, const char *cmd,
+		    bool task_details)
 {
 	int err;
 
@@ -26,7 +27,8 @@ int bt_session_open(struct bt_session *session, const char *cmd)
 			 strerror(err));
 		return BT_EXIT_FAILURE;
 	}
-	err = bt_cgroupfs_load(&session->fs, &session->tree);
+	session->task_details = task_details;
+	err = bt_cgroupfs_load(&session->fs, task_details, &session->tree);
 	if (err) {
 		bt_error("%s: cannot read %s: %s", cmd, session->fs.mount,
 			 strerror(err));
@@ -54,13 +56,13 @@ void bt_session_close(struct bt_session *session)
 	memset(session, 0, sizeof(*session));
 }
 
-static int write_set(const char *path, enum bt_key key, const struct bt_op *op,
-		     unsigned number)
+static int write_set(const struct bt_cgroupfs *fs, const char *path,
+		     enum bt_key key, const struct bt_op *op, unsigned number)
 {
 	char *value = key == BT_KEY_WEIGHT_DEVICE ?
 		xasprintf("%u:%u %u", op->major, op->minor, number) :
 		xasprintf("%u", number);
-	int err = bt_cgroupfs_write(path, bt_key_file(key), value);
+	int err = bt_cgroupfs_write(fs, path, bt_key_file(key), value);
 
 	free(value);
 	return err;
@@ -70,9 +72,9 @@ static int write_step(const struct bt_cgroupfs *fs, const struct bt_op *op)
 {
 	switch (op->type) {
 	case BT_OP_CREATE:
-		return bt_cgroupfs_create(op->path);
+		return bt_cgroupfs_create(fs, op->path);
 	case BT_OP_SET:
-		return write_set(op->path, op->key, op, op->number);
+		return write_set(fs, op->path, op->key, op, op->number);
 	case BT_OP_DELETE:
 		return bt_cgroupfs_delete(op->path, op->recursive);
 	case BT_OP_ATTACH:
@@ -89,7 +91,7 @@ static int undo_step(const struct bt_cgroupfs *fs, const struct bt_op *op,
 	case BT_OP_CREATE:
 		return bt_cgroupfs_delete(op->path, false);
 	case BT_OP_SET:
-		return write_set(op->path, op->key, op, undo->number);
+		return write_set(fs, op->path, op->key, op, undo->number);
 	case BT_OP_ATTACH:
 		return bt_cgroupfs_attach(fs, undo->from_path, op->pid);
 	case BT_OP_DELETE:
@@ -137,7 +139,7 @@ int bt_session_commit(struct bt_session *session, const struct bt_plan *plan,
 		return BT_EXIT_OK;
 
 	/* explain against the hierarchy as the kernel saw it, then undo */
-	if (bt_cgroupfs_load(&session->fs, &now))
+	if (bt_cgroupfs_load(&session->fs, session->task_details, &now))
 		now = NULL;
 	words = bt_rules_explain(now ? now : session->tree, &session->env,
 				 &plan->ops[failed], err);

@@ -18,10 +18,15 @@ struct bt_session {
 	struct bt_blockdev *devices;
 	size_t ndevices;
 	struct bt_env env;
+	bool task_details;
 };
 
-/* Returns an exit status; on failure the reason is already printed. */
-int bt_session_open(struct bt_session *session, const char *cmd);
+/*
+ * Returns an exit status; on failure the reason is already printed.
+ * @task_details: see bt_cgroupfs_load().
+ */
+int bt_session_open(struct bt_session *session, const char *cmd,
+		    bool task_details);
 void bt_session_close(struct bt_session *session);
 
 /*
