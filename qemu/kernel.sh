@@ -95,31 +95,34 @@ fragments() {
 
 # Fail when a fragment asked for a value that olddefconfig did not keep
 # (a missing dependency, a misspelt symbol): the guest would silently
-# lack what the tests need.
+# lack what the tests need.  A later fragment overrides an earlier one,
+# as in merge_config.sh, so each symbol is checked against its last line.
 check_config() {
-	local config=$1 frag line sym bad=0
+	local config=$1 frag line sym bad
 	shift
-	for frag in "$@"; do
-		while read -r line; do
-			case "$line" in
-			CONFIG_*=*)
-				grep -qxF "$line" "$config" || {
-					lab_log "config: $frag asks $line, built config has: $(grep -E "^(# )?${line%%=*}[= ]" "$config" || echo unset)"
-					bad=1
-				}
-				;;
-			"# CONFIG_"*" is not set")
-				sym=${line#\# }
-				sym=${sym%% *}
-				if grep -q "^$sym=" "$config"; then
-					lab_log "config: $frag disables $sym, built config has it set"
-					bad=1
-				fi
-				;;
-			esac
-		done <"$frag"
-	done
-	return $bad
+	bad=$(awk '/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+	     /^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
+	     sym != "" { if (!(sym in last)) order[n++] = sym
+			 last[sym] = FILENAME ": " $0; sym = "" }
+	     END { for (i = 0; i < n; i++) print last[order[i]] }' "$@" |
+	while IFS= read -r line; do
+		frag=${line%%: *}
+		line=${line#*: }
+		case "$line" in
+		CONFIG_*)
+			grep -qxF "$line" "$config" && continue
+			lab_log "config: $frag asks $line, built config has: $(grep -E "^(# )?${line%%=*}[= ]" "$config" || echo unset)"
+			;;
+		*)
+			sym=${line#\# }
+			sym=${sym%% *}
+			grep -q "^$sym=" "$config" || continue
+			lab_log "config: $frag disables $sym, built config has it set"
+			;;
+		esac
+		echo bad
+	done)
+	[ -z "$bad" ]
 }
 
 configure() {

@@ -38,8 +38,8 @@ without=$(thinker_share idle0)
 echo 8 >$IOSCHED/slice_idle
 tap_diag "thinking reader's share: $((with / 10)).$((with % 10)) % with slice_idle=8, $((without / 10)).$((without % 10)) % with slice_idle=0"
 
-tap_check "with slice_idle=8 the thinking reader gets >= 20 %" test "$with" -ge 200
-tap_check "with slice_idle=0 it gets under half of that" \
+tap_check_timing "with slice_idle=8 the thinking reader gets >= 20 %" test "$with" -ge 200
+tap_check_timing "with slice_idle=0 it gets under half of that" \
 	test "$without" -ge 0 -a $((without * 2)) -lt "$with"
 
 nullb_remove cfqidle

@@ -9,6 +9,8 @@ tap_plan 60
 
 T=bt50			# every group of this test lives below /bt50
 OUT=/tmp/bt50.out ERR=/tmp/bt50.err
+# cfq may be a module: its policy files appear once it is loaded
+modprobe cfq 2>/dev/null
 CFQ= HIER=
 [ -f "$BLKIO/blkio.weight" ] && CFQ=1
 [ -n "$CFQ" ] && [ -f "$BLKIO/blkio.use_hierarchy" ] && HIER=1

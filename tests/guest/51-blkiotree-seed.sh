@@ -8,6 +8,8 @@
 . "$LAB_GUEST_LIB"
 tap_plan 8
 
+# cfq may be a module: its policy files appear once it is loaded
+modprobe cfq 2>/dev/null
 HIER=
 [ -f "$BLKIO/blkio.weight" ] && [ -f "$BLKIO/blkio.use_hierarchy" ] && HIER=1
 NOHIER="no blkio.use_hierarchy (cfq without hierarchical mode)"
