@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # The series is bisectable: after each patch, the block layer builds with
-# W=1 and no warning in a file the series touches.  TAP, one check per
-# patch.
+# W=1 and no warning in a file the series touches, with CFQ built in and
+# as a module.  TAP, two checks per patch.
 #
 # Cheap by design: the patches are applied in a private clone of the
 # lab's kernel tree (the lab's own tree and object folders are left
 # alone), and only block/ is rebuilt, incrementally, in one object
-# folder kept in the cache, with the normal kernel's config.
+# folder per variant kept in the cache: the normal kernel's config, and
+# the same with CONFIG_IOSCHED_CFQ=m.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/qemu/lab.conf"
 
 src=$LAB_CACHE/series-build/linux
-obj=$LAB_CACHE/series-build/obj
 config=$LAB_CACHE/obj-normal/.config
 
 "$top/qemu/kernel.sh" prepare >&2 || exit 1
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel-patches/series")
-echo "1..${#patches[@]}"
+echo "1..$((2 * ${#patches[@]}))"
 [ "${#patches[@]}" -gt 0 ] || exit 0
 
 bail() {
@@ -48,23 +48,27 @@ for p in "${patches[@]}"; do
 done
 touched=$(git_s diff --name-only pristine HEAD -- '*.c' '*.h' | tr '\n' ' ')
 
-mkdir -p "$obj"
-n=0
-for p in "${patches[@]}"; do
-	c=${commits[$n]}
-	n=$((n + 1))
-	git_s checkout -q -f --detach "$c"
+# check_build N PATCH VARIANT OBJ LINE: TAP line N for block/ built with
+# W=1 in OBJ, whose .config.want is the variant's config; LINE (CFQ's
+# setting) must survive olddefconfig.
+check_build() {
+	local n=$1 p=$2 variant=$3 obj=$4 line=$5 log warnings
 	# an unchanged .config keeps the build incremental
-	cmp -s "$config" "$obj/.config.lab" || {
-		cp "$config" "$obj/.config.lab"
-		cp "$config" "$obj/.config"
+	cmp -s "$obj/.config.want" "$obj/.config.lab" || {
+		cp "$obj/.config.want" "$obj/.config.lab"
+		cp "$obj/.config.want" "$obj/.config"
 	}
 	log=$obj/build-$n.log
 	if ! make -s -C "$src" O="$obj" olddefconfig >"$log" 2>&1 ||
 		! make -s -C "$src" O="$obj" -j"$LAB_JOBS" W=1 block/ >>"$log" 2>&1; then
-		echo "not ok $n - block/ builds with W=1 after $p"
+		echo "not ok $n - block/ builds with W=1 ($variant) after $p"
 		tail -n 30 "$log" | sed 's/^/#   /'
-		continue
+		return
+	fi
+	if ! grep -qxF "$line" "$obj/.config"; then
+		echo "not ok $n - block/ builds with W=1 ($variant) after $p"
+		echo "#   the config lost $line"
+		return
 	fi
 	# warnings located in a file the series touches
 	warnings=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: warning:' "$log" |
@@ -76,9 +80,24 @@ for p in "${patches[@]}"; do
 			done
 		done)
 	if [ -n "$warnings" ]; then
-		echo "not ok $n - no W=1 warning in the series' files after $p"
+		echo "not ok $n - no W=1 warning in the series' files ($variant) after $p"
 		grep -F -e "${warnings%%$'\n'*}" "$log" | head -n 20 | sed 's/^/#   /'
 	else
-		echo "ok $n - block/ builds with W=1, no warning in the series' files, after $p"
+		echo "ok $n - block/ builds with W=1 ($variant), no warning in the series' files, after $p"
 	fi
+}
+
+builtin=$LAB_CACHE/series-build/obj
+module=$LAB_CACHE/series-build/obj-m
+mkdir -p "$builtin" "$module"
+cp "$config" "$builtin/.config.want"
+cp "$config" "$module/.config.want"
+"$src/scripts/config" --file "$module/.config.want" --module IOSCHED_CFQ
+n=0
+i=0
+for p in "${patches[@]}"; do
+	git_s checkout -q -f --detach "${commits[$i]}"
+	i=$((i + 1))
+	check_build $((n += 1)) "$p" "cfq built in" "$builtin" CONFIG_IOSCHED_CFQ=y
+	check_build $((n += 1)) "$p" "cfq as a module" "$module" CONFIG_IOSCHED_CFQ=m
 done
