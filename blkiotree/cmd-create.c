@@ -88,15 +88,7 @@ int cmd_create(int argc, char **argv)
 				err = bt_plan_create(&plan, session.tree,
 						     &session.env, paths[i],
 						     weight, hierarchy, &why);
-		if (err) {
-			bt_error("%s", why);
-			status = bt_exit_for(err);
-		} else {
-			status = bt_session_commit(&session, &plan, NULL);
-		}
-		free(why);
-		bt_plan_free(&plan);
-		bt_session_close(&session);
+		status = bt_session_finish(&session, &plan, err, why);
 	}
 	for (int i = 0; i < npaths; i++)
 		free(paths[i]);

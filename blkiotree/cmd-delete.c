@@ -72,14 +72,6 @@ int cmd_delete(int argc, char **argv)
 		err = bt_plan_add(&plan, session.tree, &session.env, &op, &why);
 		free(op.path);
 	}
-	if (err) {
-		bt_error("%s", why);
-		status = bt_exit_for(err);
-	} else {
-		status = bt_session_commit(&session, &plan, NULL);
-	}
-	free(why);
-	bt_plan_free(&plan);
-	bt_session_close(&session);
+	status = bt_session_finish(&session, &plan, err, why);
 	return status;
 }

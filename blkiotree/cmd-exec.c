@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,23 +28,15 @@ static void usage(void)
 
 int cmd_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct bt_session session;
 	struct bt_plan plan;
 	const char *bad;
 	char *path, *why = NULL;
 	char **command;
-	int c, status, err;
+	int status, err;
 
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (c != 'h')
-			return bt_option_error("exec", argv);
-		usage();
-		return BT_EXIT_OK;
-	}
+	if (bt_parse_help_only("exec", argc, argv, usage, &status))
+		return status;
 	if (optind >= argc)
 		return bt_usage_error("exec", "no group given");
 	command = argv + optind + 1;
@@ -66,15 +57,7 @@ int cmd_exec(int argc, char **argv)
 	err = bt_plan_add(&plan, session.tree, &session.env,
 			  &(struct bt_op){ .type = BT_OP_ATTACH, .path = path,
 					   .pid = getpid() }, &why);
-	if (err) {
-		bt_error("%s", why);
-		status = bt_exit_for(err);
-	} else {
-		status = bt_session_commit(&session, &plan, NULL);
-	}
-	free(why);
-	bt_plan_free(&plan);
-	bt_session_close(&session);
+	status = bt_session_finish(&session, &plan, err, why);
 	free(path);
 	if (status != BT_EXIT_OK)
 		return status;

@@ -1,9 +1,9 @@
 /* blkiotree set: change policy values, all checked before any is written. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "session.h"
@@ -29,22 +29,14 @@ static void usage(void)
 
 int cmd_set(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct bt_session session;
 	struct bt_plan plan;
 	const char *bad;
 	char *path, *why = NULL;
-	int c, status, err = 0;
+	int status, err = 0;
 
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (c != 'h')
-			return bt_option_error("set", argv);
-		usage();
-		return BT_EXIT_OK;
-	}
+	if (bt_parse_help_only("set", argc, argv, usage, &status))
+		return status;
 	if (argc - optind < 2)
 		return bt_usage_error("set", "need a group and at least one "
 				      "KEY=VALUE");
@@ -88,15 +80,7 @@ int cmd_set(int argc, char **argv)
 		*eq = '=';
 		err = bt_plan_add(&plan, session.tree, &session.env, &op, &why);
 	}
-	if (err) {
-		bt_error("%s", why);
-		status = bt_exit_for(err);
-	} else {
-		status = bt_session_commit(&session, &plan, NULL);
-	}
-	free(why);
-	bt_plan_free(&plan);
-	bt_session_close(&session);
+	status = bt_session_finish(&session, &plan, err, why);
 	free(path);
 	return status;
 }

@@ -5,6 +5,7 @@
 #ifndef BLKIOTREE_CMDS_H
 #define BLKIOTREE_CMDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 enum {
@@ -24,6 +25,15 @@ int bt_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* For getopt_long() returning '?' (opterr is 0). */
 int bt_option_error(const char *cmd, char **argv);
+/*
+ * The option parsing of a command whose only option is -h/--help, kept in
+ * one place so that all such commands answer --help and a bad option
+ * alike.  Returns true when the command is done, with *status its exit
+ * status (@usage printed, or the option error); false when its arguments
+ * start at argv[optind].
+ */
+bool bt_parse_help_only(const char *cmd, int argc, char **argv,
+			void (*usage)(void), int *status);
 void bt_print_version(void);
 
 int cmd_create(int argc, char **argv);

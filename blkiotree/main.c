@@ -63,6 +63,27 @@ int bt_option_error(const char *cmd, char **argv)
 			      arg);
 }
 
+bool bt_parse_help_only(const char *cmd, int argc, char **argv,
+			void (*usage)(void), int *status)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	switch (getopt_long(argc, argv, "+h", longopts, NULL)) {
+	case -1:
+		return false;
+	case 'h':
+		usage();
+		*status = BT_EXIT_OK;
+		return true;
+	default:
+		*status = bt_option_error(cmd, argv);
+		return true;
+	}
+}
+
 int bt_exit_for(int err)
 {
 	switch (err) {

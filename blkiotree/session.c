@@ -159,3 +159,20 @@ int bt_session_commit(struct bt_session *session, const struct bt_plan *plan,
 	free(words);
 	return undo_err ? BT_EXIT_FAILURE : bt_exit_for(err);
 }
+
+int bt_session_finish(struct bt_session *session, struct bt_plan *plan,
+		      int err, char *why)
+{
+	int status;
+
+	if (err) {
+		bt_error("%s", why);
+		status = bt_exit_for(err);
+	} else {
+		status = bt_session_commit(session, plan, NULL);
+	}
+	free(why);
+	bt_plan_free(plan);
+	bt_session_close(session);
+	return status;
+}

@@ -37,6 +37,15 @@ void bt_session_close(struct bt_session *session);
  */
 int bt_session_commit(struct bt_session *session, const struct bt_plan *plan,
 		      FILE *trace);
+/*
+ * The end shared by the commands that build a plan from their arguments
+ * (create, set, delete, attach, exec), so they report a refusal and clean
+ * up in one way: if building the plan failed with @err, print @why and
+ * return the exit status for @err, else commit the plan (no trace).
+ * Either way frees @why and the plan and closes the session.
+ */
+int bt_session_finish(struct bt_session *session, struct bt_plan *plan,
+		      int err, char *why);
 /* Print the steps that write something, one per line. */
 void bt_plan_print(FILE *out, const struct bt_plan *plan);
 
