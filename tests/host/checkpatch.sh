@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Every patch of the series passes the kernel's checkpatch.pl --strict
-# with no error, warning or check.  TAP, one check per patch.
+# Every patch of the series, and every patch waiting in pending/, passes
+# the kernel's checkpatch.pl --strict with no error, warning or check.
+# TAP, one check per patch.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/qemu/lab.conf"
 
 "$top/qemu/kernel.sh" prepare >&2 || exit 1
-mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel-patches/series")
+mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel-patches/series"
+	cd "$top/kernel-patches" && ls pending/*.patch 2>/dev/null)
 echo "1..${#patches[@]}"
 n=0
 for p in "${patches[@]}"; do
