@@ -1,7 +1,8 @@
 # Shares under full contention match DESIGN.md section 4 within 2
 # percentage points, for every task and every busy group, in time mode
 # (default slice_idle) and in IOPS mode (slice_idle 0), on a null_blk with
-# a fixed 100 us per request, one request at a time, rotational.
+# a fixed 100 us per request, one request at a time, rotational.  (Eight
+# BE readers at prio 0..7 in one group: tests/guest/26-cfq-prio-weights.)
 #
 # Each case is one fio run whose jobs start together (fio's cgroup=,
 # cgroup_weight=, prioclass=/prio=), 15 s measured after a 2 s ramp;
@@ -9,7 +10,7 @@
 # tasks scheduled below it.  Expected shares come from the weights alone
 # (lib.sh's hier_model, awk), never from the kernel.
 . "$LAB_GUEST_LIB"
-tap_plan 11
+tap_plan 9
 
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
@@ -51,14 +52,6 @@ task d1 /A/B/C/D be/1
 task d2 /A/B/C/D be/6
 task e1 /A/B/C/E -
 SPEC
-}
-
-# Eight BE readers at prio 0..7 in one group: 1000 868 ... 100.
-prio_spec() {
-	echo "group /P 500 0"
-	for p in 0 1 2 3 4 5 6 7; do
-		echo "task p$p /P be/$p"
-	done
 }
 
 spec=/tmp/h42.spec
@@ -103,8 +96,6 @@ for mode in time iops; do
 	run_case "seed hierarchy, Grp1 and Grp3 use_hierarchy=1"
 	deep_spec >$spec
 	run_case "depth-4 hierarchy, weights 10-1000, mixed prios"
-	prio_spec >$spec
-	run_case "eight BE readers at prio 0-7 in one group"
 done
 cfq_tunable $disk slice_idle "$slice_idle"
 nullb_remove $disk

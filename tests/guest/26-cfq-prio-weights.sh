@@ -1,0 +1,49 @@
+# A queue's share of its group follows its I/O priority: eight BE
+# readers at prio 0..7 in one group share the disk as the weight table
+# 1000 868 740 612 484 356 228 100 (DESIGN.md section 4), within 2
+# percentage points, in time mode (default slice_idle) and in IOPS mode
+# (slice_idle 0).  One fio run per mode, jobs started together, 15 s
+# measured after a 2 s ramp, on the lab's fairness null_blk (100 us per
+# request, one at a time, rotational).  Expected shares come from
+# lib.sh's hier_model (the weights alone), never from the kernel.
+. "$LAB_GUEST_LIB"
+tap_plan 3
+
+cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
+
+disk=prio26
+tolerance=2
+runtime=15
+spec=/tmp/prio26.spec
+cfq_nullb $disk
+tap_check "cfq null_blk disk $disk" test -b /dev/$disk
+
+echo "group /P 500 0" >$spec
+for p in 0 1 2 3 4 5 6 7; do
+	echo "task p$p /P be/$p" >>$spec
+done
+
+slice_idle=$(cfq_tunable $disk slice_idle)
+for mode in time iops; do
+	if [ $mode = iops ]; then
+		cfq_tunable $disk slice_idle 0
+	fi
+	name="eight BE readers at prio 0-7 ($mode mode): shares within $tolerance points"
+	out=/tmp/prio26.$mode
+	if ! hier_apply $spec 2>$out.apply; then
+		tap_fail "$name"
+		sed 's/^/#   /' $out.apply
+	elif ! hier_fio $spec /dev/$disk $runtime $out; then
+		tap_fail "$name (fio failed)"
+	else
+		tap_diag "$mode mode:"
+		if hier_share_check $spec $out.bytes $tolerance; then
+			tap_ok "$name"
+		else
+			tap_fail "$name"
+		fi
+	fi
+	hier_remove $spec
+done
+cfq_tunable $disk slice_idle "$slice_idle"
+nullb_remove $disk
