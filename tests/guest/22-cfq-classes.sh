@@ -32,16 +32,16 @@ permille() {
 
 rt=$(pair rt "--prioclass=1 --prio=4" "--prioclass=2 --prio=4")
 tap_diag "RT reader vs BE reader: RT share $(permille "$rt")"
-tap_check "RT reader gets >= 95 % against a BE reader" test "$rt" -ge 950
+tap_check_timing "RT reader gets >= 95 % against a BE reader" test "$rt" -ge 950
 
 idle=$(pair idle "--prioclass=3" "--prioclass=2 --prio=4")
 tap_diag "IDLE reader vs BE reader: IDLE share $(permille "$idle")"
-tap_check "IDLE reader gets <= 5 % against a BE reader" \
+tap_check_timing "IDLE reader gets <= 5 % against a BE reader" \
 	test "$idle" -ge 0 -a "$idle" -le 50
 
 be=$(pair be "--prioclass=2 --prio=0" "--prioclass=2 --prio=7")
 tap_diag "BE level 0 vs BE level 7: level 0 share $(permille "$be")"
 # slices 180 ms vs 40 ms: level 0 should get about 80 %
-tap_check "BE level 0 gets clearly more than level 7 (>= 65 %)" test "$be" -ge 650
+tap_check_timing "BE level 0 gets clearly more than level 7 (>= 65 %)" test "$be" -ge 650
 
 nullb_remove cfqcls

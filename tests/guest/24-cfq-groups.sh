@@ -46,9 +46,9 @@ check_mode() {
 	set -- $(shares "$mode")
 	s100=$1 s200=$2 s300=$3
 	tap_diag "$mode: shares w100 $((s100 / 10)).$((s100 % 10)) %, w200 $((s200 / 10)).$((s200 % 10)) %, w300 $((s300 / 10)).$((s300 % 10)) % (want 16.7, 33.3, 50.0)"
-	tap_check "$mode: weight 100 gets 1/6 +- 2 points" within "$s100" 167
-	tap_check "$mode: weight 200 gets 2/6 +- 2 points" within "$s200" 333
-	tap_check "$mode: weight 300 gets 3/6 +- 2 points" within "$s300" 500
+	tap_check_timing "$mode: weight 100 gets 1/6 +- 2 points" within "$s100" 167
+	tap_check_timing "$mode: weight 200 gets 2/6 +- 2 points" within "$s200" 333
+	tap_check_timing "$mode: weight 300 gets 3/6 +- 2 points" within "$s300" 500
 }
 
 echo 8 >$IOSCHED/slice_idle

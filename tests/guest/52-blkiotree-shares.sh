@@ -161,7 +161,7 @@ run_tree() {
 	if [ "$fio_rc" -ne 0 ]; then
 		tap_fail "$name: measured shares within $tolerance points of show's (fio failed)"
 	else
-		diag_check "$name: measured shares within $tolerance points of show's" \
+		tap_check_timing "$name: measured shares within $tolerance points of show's" \
 			compare "$out.jobs" "$out.shares" "$out.bytes" measured $tolerance
 	fi
 	diag_check "$name: show's shares are the model's" \
