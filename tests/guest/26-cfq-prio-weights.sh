@@ -28,18 +28,7 @@ for mode in time iops; do
 	if [ $mode = iops ]; then
 		cfq_tunable $disk slice_idle 0
 	fi
-	name="eight BE readers at prio 0-7 ($mode mode): shares within $tolerance points"
-	out=/tmp/prio26.$mode
-	if ! hier_apply $spec 2>$out.apply; then
-		tap_fail "$name"
-		sed 's/^/#   /' $out.apply
-	elif ! hier_fio $spec /dev/$disk $runtime $out; then
-		tap_fail "$name (fio failed)"
-	else
-		tap_diag "$mode mode:"
-		tap_check_timing "$name" hier_share_check $spec $out.bytes $tolerance
-	fi
-	hier_remove $spec
+	hier_share_case "eight BE readers at prio 0-7 ($mode mode)" $spec $disk $runtime $tolerance
 done
 cfq_tunable $disk slice_idle "$slice_idle"
 nullb_remove $disk

@@ -504,6 +504,28 @@ hier_share_check() {
 		END { exit bad || NR == 0 }'
 }
 
+# hier_share_case NAME SPEC DISK RUNTIME TOLERANCE: build the spec's
+# cgroups, run its tasks as one fio run on /dev/DISK for RUNTIME seconds,
+# and report one check: every busy entity's share within TOLERANCE points
+# of the model's (hier_share_check; a miss on the debug kernel is a skip,
+# see tap_check_timing).  The cgroups are removed afterwards.
+hier_share_case() {
+	local name=$1 spec=$2 disk=$3 runtime=$4 tol=$5 out=/tmp/share-case
+	tap_diag "$name:"
+	if ! hier_apply "$spec" 2>"$out.apply"; then
+		tap_fail "$name: shares within $tol points"
+		sed 's/^/#   /' "$out.apply"
+	elif ! hier_fio "$spec" "/dev/$disk" "$runtime" "$out"; then
+		tap_fail "$name: shares within $tol points (fio failed)"
+	else
+		tap_diag "  $(awk -v t="$runtime" '{ s += $2 }
+			END { printf "%d", s / 4096 / t }' "$out.bytes") IOPS in all"
+		tap_check_timing "$name: shares within $tol points" \
+			hier_share_check "$spec" "$out.bytes" "$tol"
+	fi
+	hier_remove "$spec"
+}
+
 # hier_start_tasks SPEC DEV PIDS: start one busy reader per task of the
 # spec (busybox dd, direct 4 KiB reads, each from its own 256 MiB region
 # of DEV), already in its cgroup and at its ioprio when its first I/O is

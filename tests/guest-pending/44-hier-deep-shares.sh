@@ -1,0 +1,48 @@
+# Shares under full contention in a depth-4 hierarchy with weights from
+# 10 to 1000 and tasks at mixed BE priorities match DESIGN.md section 4
+# within 2 percentage points, in time mode and in IOPS mode, on the
+# fairness null_blk (100 us per request, one at a time, rotational).
+# Pending: the weight-10 group's two readers (levels 1 and 6) share it
+# about evenly instead of 868 : 356, about 2 points too much for the
+# level-6 reader (docs/STATUS.md).  Expected shares come from the weights
+# alone (lib.sh's hier_model), never from the kernel.
+. "$LAB_GUEST_LIB"
+tap_plan 3
+
+cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
+
+disk=h44
+tolerance=2
+runtime=15
+cfq_nullb $disk
+tap_check "cfq null_blk disk $disk" test -b /dev/$disk
+
+# Depth 4 below the root (A/B/C/D and A/B/C/E, hierarchical from A on)
+# beside a flat group F on the pivot.
+spec=/tmp/h44.spec
+cat >$spec <<SPEC
+group / 1000 0
+group /F 250 0
+group /A 800 1
+group /A/B 100 1
+group /A/B/C 1000 1
+group /A/B/C/D 10 1
+group /A/B/C/E 30 1
+task f1 /F be/2
+task a1 /A be/7
+task b1 /A/B be/0
+task d1 /A/B/C/D be/1
+task d2 /A/B/C/D be/6
+task e1 /A/B/C/E -
+SPEC
+
+slice_idle=$(cfq_tunable $disk slice_idle)
+for mode in time iops; do
+	if [ $mode = iops ]; then
+		cfq_tunable $disk slice_idle 0
+	fi
+	hier_share_case "depth-4 hierarchy, weights 10-1000, mixed prios ($mode mode)" \
+		$spec $disk $runtime $tolerance
+done
+cfq_tunable $disk slice_idle "$slice_idle"
+nullb_remove $disk

@@ -1,0 +1,56 @@
+# Shares under full contention match DESIGN.md section 4 within 2
+# percentage points, for every task and every busy group of the seed
+# document's hierarchy in its three modes, in time mode (default
+# slice_idle) and in IOPS mode (slice_idle 0), on a null_blk with a fixed
+# 100 us per request, one request at a time, rotational.  (Eight BE
+# readers at prio 0..7 in one group: 26-cfq-prio-weights; a depth-4
+# hierarchy: tests/guest-pending/44-hier-deep-shares.)
+#
+# Each case is one fio run whose jobs start together (fio's cgroup=,
+# cgroup_weight=, prioclass=/prio=), 15 s measured after a 2 s ramp;
+# share = a job's bytes / all jobs' bytes, a group's = the bytes of the
+# tasks scheduled below it.  Expected shares come from the weights alone
+# (lib.sh's hier_model, awk), never from the kernel.
+. "$LAB_GUEST_LIB"
+tap_plan 7
+
+cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
+
+disk=h42
+tolerance=2
+runtime=15
+cfq_nullb $disk
+tap_check "cfq null_blk disk $disk" test -b /dev/$disk
+
+# The seed document's hierarchy, a reader in every group, default prio.
+seed_spec() {
+	cat <<SPEC
+group / 1000 $1
+group /Grp1 500 $2
+group /Grp2 500 $3
+group /Grp1/Grp3 500 $4
+task tsk1 / -
+task tsk2 /Grp1 -
+task tsk3 /Grp2 -
+task tsk4 /Grp1/Grp3 -
+SPEC
+}
+
+spec=/tmp/h42.spec
+slice_idle=$(cfq_tunable $disk slice_idle)
+tap_diag "cfq tunables: $(cd /sys/block/$disk/queue/iosched && grep . * | tr '\n' ' ')"
+for mode in time iops; do
+	if [ $mode = iops ]; then
+		cfq_tunable $disk slice_idle 0
+	else
+		cfq_tunable $disk slice_idle "$slice_idle"
+	fi
+	seed_spec 0 0 0 0 >$spec
+	hier_share_case "seed hierarchy, all flat ($mode mode)" $spec $disk $runtime $tolerance
+	seed_spec 1 1 1 1 >$spec
+	hier_share_case "seed hierarchy, Root use_hierarchy=1 ($mode mode)" $spec $disk $runtime $tolerance
+	seed_spec 0 1 0 1 >$spec
+	hier_share_case "seed hierarchy, Grp1 and Grp3 use_hierarchy=1 ($mode mode)" $spec $disk $runtime $tolerance
+done
+cfq_tunable $disk slice_idle "$slice_idle"
+nullb_remove $disk
