@@ -37,11 +37,8 @@ window() {
 	fio_wait_dump $run $spec $dump || tap_diag "fio printed no status dump $dump"
 	fio_window $run $spec $first $dump >/tmp/h43.window
 	tap_diag "$1 (fio status dumps $first-$dump):"
-	if hier_share_check $spec /tmp/h43.window $tolerance; then
-		tap_ok "$1: shares within $tolerance points"
-	else
-		tap_fail "$1: shares within $tolerance points"
-	fi
+	tap_check_timing "$1: shares within $tolerance points" \
+		hier_share_check $spec /tmp/h43.window $tolerance
 }
 
 # changed: a change was just made; the next window starts at the next
