@@ -11,7 +11,8 @@
 #
 # Four fio readers start together on a null_blk disk that costs 100 us a
 # request (queue depth 1, rotational), one in each cgroup; their shares
-# of the bytes read are printed beside the scheduling tree.
+# of the bytes read are printed beside the scheduling tree, as blkiotree
+# draws it and, when the kernel has it, as CFQ's debugfs file shows it.
 . /lab/tests/lib.sh
 
 disk=demo
@@ -27,6 +28,10 @@ else
 	echo "demo: this kernel has no cfq scheduler yet: running the hierarchy on bfq"
 fi
 set_scheduler $disk $sched
+# The scheduler's request pool (twice the queue depth by default: 2) would
+# hold two readers' requests and leave the other two waiting for a tag,
+# out of the scheduler's sight; room for all lets the weights decide.
+echo 128 >/sys/block/$disk/queue/nr_requests
 echo "demo: /sys/block/$disk/queue/scheduler: $(cat /sys/block/$disk/queue/scheduler)"
 
 make_groups() {
@@ -73,6 +78,11 @@ for mode in $modes; do
 	sleep 5
 	if command -v blkiotree >/dev/null; then
 		blkiotree show --device "$(cat /sys/block/$disk/dev)"
+	fi
+	tree=/sys/kernel/debug/block/$disk/sched/tree
+	if [ -r "$tree" ]; then
+		echo "CFQ's own view, $tree:"
+		sed 's/^/  /' "$tree"
 	fi
 	wait
 	remove_groups
