@@ -36,13 +36,9 @@ task d2 /A/B/C/D be/6
 task e1 /A/B/C/E -
 SPEC
 
-slice_idle=$(cfq_tunable $disk slice_idle)
-for mode in time iops; do
-	if [ $mode = iops ]; then
-		cfq_tunable $disk slice_idle 0
-	fi
+deep_case() {
 	hier_share_case "depth-4 hierarchy, weights 10-1000, mixed prios ($mode mode)" \
 		$spec $disk $runtime $tolerance
-done
-cfq_tunable $disk slice_idle "$slice_idle"
+}
+cfq_each_mode $disk deep_case
 nullb_remove $disk

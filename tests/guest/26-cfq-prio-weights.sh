@@ -23,12 +23,8 @@ for p in 0 1 2 3 4 5 6 7; do
 	echo "task p$p /P be/$p" >>$spec
 done
 
-slice_idle=$(cfq_tunable $disk slice_idle)
-for mode in time iops; do
-	if [ $mode = iops ]; then
-		cfq_tunable $disk slice_idle 0
-	fi
+readers_case() {
 	hier_share_case "eight BE readers at prio 0-7 ($mode mode)" $spec $disk $runtime $tolerance
-done
-cfq_tunable $disk slice_idle "$slice_idle"
+}
+cfq_each_mode $disk readers_case
 nullb_remove $disk

@@ -37,20 +37,14 @@ SPEC
 }
 
 spec=/tmp/h42.spec
-slice_idle=$(cfq_tunable $disk slice_idle)
 tap_diag "cfq tunables: $(cd /sys/block/$disk/queue/iosched && grep . * | tr '\n' ' ')"
-for mode in time iops; do
-	if [ $mode = iops ]; then
-		cfq_tunable $disk slice_idle 0
-	else
-		cfq_tunable $disk slice_idle "$slice_idle"
-	fi
+seed_cases() {
 	seed_spec 0 0 0 0 >$spec
 	hier_share_case "seed hierarchy, all flat ($mode mode)" $spec $disk $runtime $tolerance
 	seed_spec 1 1 1 1 >$spec
 	hier_share_case "seed hierarchy, Root use_hierarchy=1 ($mode mode)" $spec $disk $runtime $tolerance
 	seed_spec 0 1 0 1 >$spec
 	hier_share_case "seed hierarchy, Grp1 and Grp3 use_hierarchy=1 ($mode mode)" $spec $disk $runtime $tolerance
-done
-cfq_tunable $disk slice_idle "$slice_idle"
+}
+cfq_each_mode $disk seed_cases
 nullb_remove $disk

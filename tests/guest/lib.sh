@@ -44,12 +44,6 @@ tap_check() {
 	fi
 }
 
-# timing_modelled: figures that model a fast CPU in front of a slow
-# device are judged on this kernel (not on the debug one).
-timing_modelled() {
-	[ "$LAB_FLAVOR" != debug ]
-}
-
 # tap_check_timing DESC CMD...: tap_check for a share or a figure that
 # models CPU time against a 100 us device.  On the debug kernel (KASAN
 # and lockdep on one emulated CPU) a request costs far more CPU than the
@@ -61,7 +55,7 @@ tap_check_timing() {
 	shift
 	if out=$("$@" 2>&1); then
 		tap_ok "$desc"
-	elif timing_modelled; then
+	elif [ "$LAB_FLAVOR" != debug ]; then
 		tap_fail "$desc"
 	else
 		tap_skip "$desc" "missed on the debug kernel, where timing is not modelled"
@@ -502,6 +496,20 @@ hier_share_check() {
 			printf "#   %-5s %-14s measured %6s %%  expected %6.2f %%%s\n", $1, $2, $4, $3, flag
 		}
 		END { exit bad || NR == 0 }'
+}
+
+# cfq_each_mode DISK CMD...: run CMD in time mode (the disk's slice_idle)
+# and then in IOPS mode (slice_idle 0), with $mode set to "time" or
+# "iops"; slice_idle is put back afterwards.
+cfq_each_mode() {
+	local disk=$1 slice_idle
+	shift
+	slice_idle=$(cfq_tunable "$disk" slice_idle)
+	for mode in time iops; do
+		[ $mode = time ] || cfq_tunable "$disk" slice_idle 0
+		"$@"
+	done
+	cfq_tunable "$disk" slice_idle "$slice_idle"
 }
 
 # hier_share_case NAME SPEC DISK RUNTIME TOLERANCE: build the spec's
