@@ -2,7 +2,9 @@
 #   === test NAME
 #   (TAP: 1..N, ok/not ok lines, # diagnostics)
 #   === exit STATUS
-# Prints one line per failure (with the test's name) and, last,
+# Prints one line per failure (with the test's name), followed by up to
+# twelve of the failed check's diagnostics indented by four spaces, and,
+# last,
 #   totals PASSED FAILED SKIPPED
 # A test fails when it prints "not ok", when it runs fewer or more
 # checks than its plan, when it exits non-zero, or when it never
@@ -30,6 +32,7 @@ function finish_test(status) {
 
 /^=== test / {
 	finish_test("")
+	diags = 0
 	name = $3
 	plan = ""
 	count = 0
@@ -41,6 +44,14 @@ function finish_test(status) {
 }
 /^=== / { next }
 name == "" { next }
+/^#/ {
+	if (diags > 0) {
+		diags--
+		print "    " $0
+	}
+	next
+}
+{ diags = 0 }
 /^1\.\.[0-9]+/ {
 	plan = substr($1, 4) + 0
 	next
@@ -52,6 +63,7 @@ name == "" { next }
 	else {
 		failed++
 		printf "FAIL %s%s: %s\n", label, name, $0
+		diags = 12
 	}
 	next
 }

@@ -20,7 +20,13 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 [ -f "$BLKIO/blkio.weight" ] || tap_skip_rest "no blkio.weight (no cfq policy)"
 
 disk=bt52
-runtime=${BT52_RUNTIME:-12}
+# show must finish while every job still runs: on the debug kernel (one
+# emulated CPU shared with the readers, KASAN) it takes seconds.
+if [ "$LAB_FLAVOR" = debug ]; then
+	runtime=${BT52_RUNTIME:-24}
+else
+	runtime=${BT52_RUNTIME:-12}
+fi
 tolerance=2
 cfq_nullb $disk size=1024
 dev=$(cat /sys/block/$disk/dev 2>/dev/null)
@@ -68,6 +74,14 @@ job_pids() {
 	done
 	rm -f "$2.tasks"
 	[ -n "$ok" ]
+}
+
+# alive_pids JOBS: the pids of JOBS ("NAME PID" lines) that still run.
+alive_pids() {
+	local name pid
+	while read -r name pid; do
+		kill -0 "$pid" 2>/dev/null && printf '%s ' "$pid"
+	done <"$1"
 }
 
 # json_task_shares JSON: "PID SHARE" per task entity of show --json.
@@ -127,7 +141,7 @@ diag_check() {
 
 # run_tree NAME SPEC: three checks on one running tree.
 run_tree() {
-	local name=$1 spec=$2 out=/tmp/bt52.$1 fio_pid fio_rc ktree
+	local name=$1 spec=$2 out=/tmp/bt52.$1 fio_pid fio_rc ktree started
 	if ! hier_apply "$spec" 2>"$out.apply"; then
 		sed 's/^/# /' "$out.apply"
 		tap_fail "$name: show --json lists every job (tree not built)"
@@ -144,20 +158,27 @@ run_tree() {
 	sleep 4
 	ktree=$(cfq_tree_file $disk)
 	[ -f "$ktree" ] && cat "$ktree" >"$out.ktree" 2>&1
-	blkiotree show --json --busy --device "$dev" \
+	started=$(date +%s)
+	# ahead of the readers for the CPU, so that it ends while they run
+	# (busybox has renice, not nice)
+	sh -c 'renice -n -10 -p $$ >/dev/null && exec "$@"' sh \
+		blkiotree show --json --busy --device "$dev" \
 		--pid "$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $2 }' "$out.pids")" \
 		>"$out.json" 2>"$out.show-err"
+	echo "show took $(($(date +%s) - started)) s; jobs still running after it: $(alive_pids "$out.pids")" \
+		>"$out.timing"
 	wait "$fio_pid"
 	fio_rc=$?
 	json_task_shares "$out.json" >"$out.shares"
 	hier_model "$spec" shares | awk '$1 == "task" { print $2, $3 }' >"$out.model"
 	awk -v m="$out.model" 'FILENAME == m { e[$1] = $2; next } { print $1, $2, e[$1] }' \
 		"$out.model" "$out.pids" >"$out.jobs"
-	tap_diag "$name: job pids $(tr '\n' ' ' <"$out.pids")"
+	tap_diag "$name: job pids $(tr '\n' ' ' <"$out.pids"); $(cat "$out.timing")"
 	[ -s "$out.show-err" ] && sed 's/^/# show: /' "$out.show-err"
 	tap_check "$name: show --json lists every job" \
 		sh -c "[ \$(wc -l <'$out.shares') -ge \$(wc -l <'$out.jobs') ] &&
-			grep -q '\"weights_effective\": *true' '$out.json'"
+			grep -q '\"weights_effective\": *true' '$out.json' ||
+			{ cat '$out.timing'; exit 1; }"
 	if [ "$fio_rc" -ne 0 ]; then
 		tap_fail "$name: measured shares within $tolerance points of show's (fio failed)"
 	else
