@@ -4,10 +4,10 @@
 # slice_idle) and in IOPS mode (slice_idle 0), on a null_blk with a fixed
 # 100 us per request, one request at a time, rotational.  (Eight BE
 # readers at prio 0..7 in one group: 26-cfq-prio-weights; a depth-4
-# hierarchy: tests/guest-pending/44-hier-deep-shares.)
+# hierarchy: 44-hier-deep-shares.)
 #
 # Each case is one fio run whose jobs start together (fio's cgroup=,
-# cgroup_weight=, prioclass=/prio=), 15 s measured after a 2 s ramp;
+# cgroup_weight=, prioclass=/prio=), 15 s measured while every job runs;
 # share = a job's bytes / all jobs' bytes, a group's = the bytes of the
 # tasks scheduled below it.  Expected shares come from the weights alone
 # (lib.sh's hier_model, awk), never from the kernel.

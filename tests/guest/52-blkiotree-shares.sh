@@ -6,10 +6,10 @@
 # request at a time, under cfq.  While it runs, "blkiotree show --json
 # --busy --device MAJ:MIN --pid JOBS" gives each job's expected share (the
 # job pids come from the cgroups' tasks files); measured share = a job's
-# bytes / all jobs' bytes after fio's ramp.  The same expected shares
-# are also checked against lib.sh's model (awk, from the spec alone), so
-# that a wrong model in blkiotree and a scheduler missing its target are
-# told apart.  When the kernel has CFQ's debugfs scheduling tree, show
+# bytes / all jobs' bytes while every job ran (lib.sh's hier_fio).  The
+# same expected shares are also checked against lib.sh's model (awk, from
+# the spec alone), so that a wrong model in blkiotree and a scheduler
+# missing its target are told apart.  When the kernel has CFQ's debugfs scheduling tree, show
 # must also find it agreeing with its model for the running tree.  The
 # flat tree needs blkio.weight; the hierarchical one blkio.use_hierarchy
 # too.
@@ -154,7 +154,7 @@ run_tree() {
 	hier_fio "$spec" /dev/$disk "$runtime" "$out" --rw=randread &
 	fio_pid=$!
 	job_pids "$spec" "$out.pids"
-	# a few seconds into the run, after fio's ramp: the tree is running
+	# a few seconds into the run, after the warm-up: the tree is running
 	sleep 4
 	ktree=$(cfq_tree_file $disk)
 	[ -f "$ktree" ] && cat "$ktree" >"$out.ktree" 2>&1

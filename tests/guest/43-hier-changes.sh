@@ -52,7 +52,7 @@ changed() {
 # jobs and its second status dump (the warm-up).
 start_run() {
 	rm -f $run.terse
-	hier_fio $spec /dev/$disk "$1" $run --ramp_time=0 --status-interval=1 &
+	hier_fio $spec /dev/$disk "$1" $run &
 	fio_pid=$!
 	fio_job_pids $spec $pids || tap_diag "fio's jobs not found: $(cat $pids)"
 	dump=2
@@ -71,7 +71,7 @@ task w1 /W1 -
 task w2 /W2 -
 SPEC
 tap_check "cgroups W1 and W2 made" hier_apply $spec
-start_run 56
+start_run 53
 window "W1 500, W2 500"
 
 echo 1000 >$BLKIO/W1/blkio.weight
@@ -103,7 +103,7 @@ task t2 /X -
 task t3 /X -
 SPEC
 tap_check "cgroup X made" hier_apply $spec
-start_run 52
+start_run 49
 window "t1 in the root, t2 and t3 in flat X"
 
 err=
