@@ -9,83 +9,68 @@
 #          |
 #        tsk4
 #
-# Four fio readers start together on a null_blk disk that costs 100 us a
-# request (queue depth 1, rotational), one in each cgroup; their shares
-# of the bytes read are printed beside the scheduling tree, as blkiotree
-# draws it and, when the kernel has it, as CFQ's debugfs file shows it.
+# Four fio readers, one in each cgroup, read a null_blk disk that costs
+# 100 us a request (one at a time, rotational) under cfq, in the seed
+# document's three cases: all flat, Root hierarchical, Grp1 and Grp3
+# hierarchical.  For each case it prints the tree as blkiotree draws it
+# and as CFQ's debugfs file shows it while the readers run, then each
+# task's and group's share measured while all ran, beside the share
+# DESIGN.md section 4 expects from the weights.
 . /lab/tests/lib.sh
 
 disk=demo
-nullb_create $disk size=1024 blocksize=4096 irqmode=2 completion_nsec=100000 \
-	hw_queue_depth=1 rotational=1 || exit 1
+spec=/tmp/demo.spec
+runtime=10
 
-if grep -qw cfq /sys/block/$disk/queue/scheduler; then
-	sched=cfq
-	modes="flat hierarchical"
-else
-	sched=bfq
-	modes=bfq
-	echo "demo: this kernel has no cfq scheduler yet: running the hierarchy on bfq"
+if ! cfq_nullb $disk; then
+	echo "demo: this kernel offers no cfq scheduler" >&2
+	exit 1
 fi
-set_scheduler $disk $sched
-# The scheduler's request pool (twice the queue depth by default: 2) would
-# hold two readers' requests and leave the other two waiting for a tag,
-# out of the scheduler's sight; room for all lets the weights decide.
-echo 128 >/sys/block/$disk/queue/nr_requests
 echo "demo: /sys/block/$disk/queue/scheduler: $(cat /sys/block/$disk/queue/scheduler)"
 
-make_groups() {
-	for g in Grp1 Grp2 Grp1/Grp3; do
-		blkio_group $g >/dev/null
-	done
-}
-
-remove_groups() {
-	for g in Grp1/Grp3 Grp2 Grp1; do
-		rmdir "$BLKIO/$g"
-	done
-}
-
-run_readers() {
-	fio --output-format=terse --minimal --filename=/dev/$disk --direct=1 \
-		--ioengine=psync --rw=randread --bs=4k --time_based --runtime=10 \
-		--cgroup_nodelete=1 \
-		--name=tsk1 \
-		--name=tsk2 --cgroup=Grp1 \
-		--name=tsk3 --cgroup=Grp2 \
-		--name=tsk4 --cgroup=Grp1/Grp3 >/tmp/demo.terse
-	awk -F';' '{ bytes[$3] = ($6 + $47) * 1024; total += bytes[$3] }
-		END {
-			printf "  %-6s %-10s %12s %8s\n", "task", "cgroup", "bytes", "share"
-			split("tsk1:/ tsk2:Grp1 tsk3:Grp2 tsk4:Grp1/Grp3", order, " ")
-			for (i = 1; i <= 4; i++) {
-				split(order[i], f, ":")
-				printf "  %-6s %-10s %12d %7.1f%%\n", f[1], f[2], bytes[f[1]],
-					100 * bytes[f[1]] / total
-			}
-		}' /tmp/demo.terse
-}
-
-for mode in $modes; do
-	echo
-	case $mode in
-	flat) ;;
-	hierarchical) echo 1 >"$BLKIO/blkio.use_hierarchy" ;;
-	esac
-	echo "=== $sched, $mode: measured shares over 10 s"
-	make_groups
-	run_readers &
-	sleep 5
-	if command -v blkiotree >/dev/null; then
-		blkiotree show --device "$(cat /sys/block/$disk/dev)"
+# show_trees: the running tree, by blkiotree (the four readers busy) and
+# by CFQ itself.
+show_trees() {
+	local tree
+	tree=$(cfq_tree_file $disk)
+	if fio_job_pids $spec /tmp/demo.pids; then
+		blkiotree show --busy --device "$(cat /sys/block/$disk/dev)" \
+			--pid "$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $2 }' /tmp/demo.pids)"
+	else
+		echo "demo: fio's readers not found"
 	fi
-	tree=/sys/kernel/debug/block/$disk/sched/tree
 	if [ -r "$tree" ]; then
+		echo
 		echo "CFQ's own view, $tree:"
 		sed 's/^/  /' "$tree"
 	fi
-	wait
-	remove_groups
-	[ "$mode" != hierarchical ] || echo 0 >"$BLKIO/blkio.use_hierarchy"
+}
+
+# show_shares: measured against expected, one line per task and group.
+show_shares() {
+	hier_model $spec shares /tmp/demo.bytes | awk '
+		BEGIN { printf "  %-5s %-11s %9s %9s\n", "", "", "measured", "expected" }
+		{ printf "  %-5s %-11s %8s%% %8.1f%%\n", $1, $2, $4, $3 }'
+}
+
+for case in "all flat:0 0 0 0" "Root hierarchical:1 1 1 1" \
+	"Grp1 and Grp3 hierarchical:0 1 0 1"; do
+	# shellcheck disable=SC2086
+	seed_spec ${case#*:} >$spec
+	echo
+	echo "=== ${case%%:*}"
+	hier_apply $spec || exit 1
+	hier_fio $spec /dev/$disk $runtime /tmp/demo --rw=randread &
+	fio_pid=$!
+	sleep 5
+	show_trees
+	if wait $fio_pid; then
+		echo
+		echo "Shares of the disk over $(cat /tmp/demo.seconds) s:"
+		show_shares
+	else
+		echo "demo: fio failed"
+	fi
+	hier_remove $spec
 done
 nullb_remove $disk

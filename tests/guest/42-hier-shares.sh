@@ -22,20 +22,6 @@ runtime=15
 cfq_nullb $disk
 tap_check "cfq null_blk disk $disk" test -b /dev/$disk
 
-# The seed document's hierarchy, a reader in every group, default prio.
-seed_spec() {
-	cat <<SPEC
-group / 1000 $1
-group /Grp1 500 $2
-group /Grp2 500 $3
-group /Grp1/Grp3 500 $4
-task tsk1 / -
-task tsk2 /Grp1 -
-task tsk3 /Grp2 -
-task tsk4 /Grp1/Grp3 -
-SPEC
-}
-
 spec=/tmp/h42.spec
 tap_diag "cfq tunables: $(cd /sys/block/$disk/queue/iosched && grep . * | tr '\n' ' ')"
 seed_cases() {

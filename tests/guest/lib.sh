@@ -429,6 +429,22 @@ hier_remove() {
 	true
 }
 
+# seed_spec ROOT GRP1 GRP2 GRP3: the seed document's example hierarchy
+# (Grp1 and Grp2 under the root, Grp3 under Grp1, a reader of default
+# prio in each) as a tree spec, with these use_hierarchy values.
+seed_spec() {
+	cat <<SPEC
+group / 1000 $1
+group /Grp1 500 $2
+group /Grp2 500 $3
+group /Grp1/Grp3 500 $4
+task tsk1 / -
+task tsk2 /Grp1 -
+task tsk3 /Grp2 -
+task tsk4 /Grp1/Grp3 -
+SPEC
+}
+
 # hier_fio SPEC DEV RUNTIME OUT [FIO_OPTION...]: one fio run with a job per
 # task of the spec: job NAME in cgroup PATH (fio's cgroup=, with
 # cgroup_weight= when fio's range 100-1000 allows it), at the task's
