@@ -449,18 +449,17 @@ SPEC
 # task of the spec: job NAME in cgroup PATH (fio's cgroup=, with
 # cgroup_weight= when fio's range 100-1000 allows it), at the task's
 # ioprio (prioclass=, prio=), reading DEV sequentially with direct 4 KiB
-# reads from its own 64 MiB region.  Shares are measured over RUNTIME
-# seconds while every job runs: fio forks its jobs one after the other
-# and each stops RUNTIME + 3 s after its own start, so a job's own totals
-# include a tail alone on the device (worth several points of a small
-# share).  The window runs from fio's second status dump (a 2 s warm-up)
-# to its last dump before any job stopped; fio reads every job's counters
-# at one instant.  FIO_OPTIONs are added to every job.  Writes OUT.terse
-# (fio's output), OUT.err, OUT.bytes ("NAME BYTES" per job in the window)
-# and OUT.seconds (the window's length); fails when fio fails, a job
-# reports an error, or no window was found.
+# reads from its own 64 MiB region for RUNTIME seconds after a 2 s ramp.
+# fio forks its jobs one after the other and times each from its own
+# start: the first job to end ends them all (exitall), or the last ones
+# would read alone for a while, worth several points of a small share.
+# FIO_OPTIONs are added to every job and override those (--ramp_time=0
+# --status-interval=1 for windows: fio_window).  Writes OUT.terse (fio's
+# output), OUT.err, OUT.bytes ("NAME BYTES" per job, from fio's final
+# report) and OUT.seconds (the longest job's measured time); fails when
+# fio fails or a job reports an error.
 hier_fio() {
-	local spec=$1 dev=$2 runtime=$3 out=$4 jobs last rc
+	local spec=$1 dev=$2 runtime=$3 out=$4 jobs
 	shift 4
 	jobs=$(awk '
 		FNR == NR { sub(/#.*/, ""); if ($1 == "group") w[$2] = $3; next }
@@ -481,28 +480,31 @@ hier_fio() {
 	# shellcheck disable=SC2086
 	fio --output-format=terse --minimal --filename="$dev" --direct=1 \
 		--ioengine=psync --rw=read --bs=4k --size=64m --time_based \
-		--ramp_time=0 --runtime=$((runtime + 3)) --status-interval=1 \
-		--cgroup_nodelete=1 "$@" $jobs >"$out.terse" 2>"$out.err"
-	rc=$?
-	awk -F';' 'NF > 50 && $5 != 0 { bad = 1 } END { exit bad }' "$out.terse" || rc=1
-	last=$(fio_last_common_dump "$out" "$spec" $(((runtime + 3) * 1000 - 250)))
-	if [ "${last:-0}" -le 2 ]; then
-		echo "no window of fio status dumps while every job ran" >>"$out.err"
-		rc=1
-	fi
-	fio_window "$out" "$spec" 2 "${last:-0}" >"$out.bytes"
-	awk -F';' -v jobs="$(hier_spec_lines "$spec" task | wc -l)" -v last="${last:-0}" '
-		NF > 50 {
-			n++
-			if (n == jobs + 1)
-				first_ms = $9
-			if (n == (last - 1) * jobs + 1)
-				last_ms = $9
+		--ramp_time=2 --runtime="$runtime" --exitall --cgroup_nodelete=1 \
+		"$@" $jobs >"$out.terse" 2>"$out.err"
+	local rc=$?
+	# the last line of each job: with --status-interval, the final one
+	awk -F';' 'NF > 50 {
+			if (!($3 in b))
+				order[++n] = $3
+			b[$3] = ($6 + $47) * 1024
+			ms[$3] = $9
+			if ($5 != 0)
+				bad = 1
 		}
-		END { printf "%.3f\n", (last_ms - first_ms) / 1000 }' "$out.terse" >"$out.seconds"
+		END {
+			for (i = 1; i <= n; i++) {
+				printf "%s %d\n", order[i], b[order[i]]
+				if (ms[order[i]] > longest)
+					longest = ms[order[i]]
+			}
+			printf "%.3f\n", longest / 1000 >seconds
+			exit bad
+		}' seconds="$out.seconds" "$out.terse" >"$out.bytes" || rc=1
 	[ "$rc" -eq 0 ] || sed 's/^/# fio: /' "$out.err" "$out.terse" | head -20 >&2
 	return $rc
 }
+
 # hier_share_check SPEC BYTES_FILE TOLERANCE: print, as TAP diagnostics,
 # every busy entity's measured and expected share (the model above);
 # succeed when all are within TOLERANCE percentage points.
@@ -646,23 +648,6 @@ fio_window() {
 		}
 		END { for (i = 1; i <= k; i++) printf "%s %d\n", order[i], e[order[i]] - b[order[i]] }' \
 		"$1.terse"
-}
-
-# fio_last_common_dump OUT SPEC END_MS: the number of the last status dump
-# of OUT.terse at which no job had run END_MS (a job stops at its
-# runtime; a stopped job reports it from then on).
-fio_last_common_dump() {
-	awk -F';' -v jobs="$(hier_spec_lines "$2" task | wc -l)" -v end_ms="$3" '
-		NF > 50 {
-			dump = int(n++ / jobs) + 1
-			if ($9 > end_ms)
-				late[dump] = 1
-		}
-		END {
-			for (d = int(n / jobs); d > 0 && (d in late); d--)
-				;
-			print d
-		}' "$1.terse"
 }
 
 # ---- CFQ's scheduling tree in debugfs (docs/debugfs-tree.md) ----------
