@@ -35,7 +35,7 @@ show_trees() {
 	tree=$(cfq_tree_file $disk)
 	if fio_job_pids $spec /tmp/demo.pids; then
 		blkiotree show --busy --device "$(cat /sys/block/$disk/dev)" \
-			--pid "$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $2 }' /tmp/demo.pids)"
+			--pid "$(pid_list /tmp/demo.pids)"
 	else
 		echo "demo: fio's readers not found"
 	fi

@@ -50,7 +50,7 @@ iops() {
 		return
 	fi
 	if hier_fio $spec /dev/$disk "$runtime" /tmp/hb 2>/tmp/hb.fio; then
-		awk -v t="$(cat /tmp/hb.seconds)" '{ s += $2 } END { printf "%d\n", s / 4096 / t }' /tmp/hb.bytes
+		hier_fio_iops /tmp/hb
 	else
 		echo "fio failed: $1 groups, depth $2, use_hierarchy $3" >>/tmp/hb.failed
 		echo n/a

@@ -15,8 +15,7 @@ disk=prio26
 tolerance=2
 runtime=15
 spec=/tmp/prio26.spec
-cfq_nullb $disk
-tap_check "cfq null_blk disk $disk" test -b /dev/$disk
+tap_cfq_nullb $disk
 
 echo "group /P 500 0" >$spec
 for p in 0 1 2 3 4 5 6 7; do

@@ -18,8 +18,7 @@ tap_plan 11
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
 disk=h41
-cfq_nullb $disk
-tap_check "cfq null_blk disk $disk" test -b /dev/$disk
+tap_cfq_nullb $disk
 tap_check "$disk has the scheduling tree in debugfs" test -r "$(cfq_tree_file $disk)"
 
 spec=/tmp/h41.spec

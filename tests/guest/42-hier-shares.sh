@@ -19,8 +19,7 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 disk=h42
 tolerance=2
 runtime=15
-cfq_nullb $disk
-tap_check "cfq null_blk disk $disk" test -b /dev/$disk
+tap_cfq_nullb $disk
 
 spec=/tmp/h42.spec
 tap_diag "cfq tunables: $(cd /sys/block/$disk/queue/iosched && grep . * | tr '\n' ' ')"

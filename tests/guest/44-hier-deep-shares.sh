@@ -16,8 +16,7 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 disk=h44
 tolerance=2
 runtime=15
-cfq_nullb $disk
-tap_check "cfq null_blk disk $disk" test -b /dev/$disk
+tap_cfq_nullb $disk
 
 # Depth 4 below the root (A/B/C/D and A/B/C/E, hierarchical from A on)
 # beside a flat group F on the pivot.

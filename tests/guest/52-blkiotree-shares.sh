@@ -9,10 +9,10 @@
 # bytes / all jobs' bytes while every job ran (lib.sh's hier_fio).  The
 # same expected shares are also checked against lib.sh's model (awk, from
 # the spec alone), so that a wrong model in blkiotree and a scheduler
-# missing its target are told apart.  When the kernel has CFQ's debugfs scheduling tree, show
-# must also find it agreeing with its model for the running tree.  The
-# flat tree needs blkio.weight; the hierarchical one blkio.use_hierarchy
-# too.
+# missing its target are told apart.  When the kernel has CFQ's debugfs
+# scheduling tree, show must also find it agreeing with its model for the
+# running tree.  The flat tree needs blkio.weight; the hierarchical one
+# blkio.use_hierarchy too.
 . "$LAB_GUEST_LIB"
 tap_plan 9
 
@@ -163,7 +163,7 @@ run_tree() {
 	# (busybox has renice, not nice)
 	sh -c 'renice -n -10 -p $$ >/dev/null && exec "$@"' sh \
 		blkiotree show --json --busy --device "$dev" \
-		--pid "$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $2 }' "$out.pids")" \
+		--pid "$(pid_list "$out.pids")" \
 		>"$out.json" 2>"$out.show-err"
 	echo "show took $(($(date +%s) - started)) s; jobs still running after it: $(alive_pids "$out.pids")" \
 		>"$out.timing"
