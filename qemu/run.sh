@@ -33,6 +33,16 @@ while [ $# -gt 0 ]; do
 	esac
 done
 out=${out:-$LAB_OUT/$flavor}
+
+# The benchmarks' knobs (whole numbers) reach the guest's environment
+# through the kernel command line; qemu/guest-init exports them.
+bench_knobs=
+for knob in BENCH_ROUNDS BENCH_RUNTIME; do
+	value=${!knob:-}
+	[ -n "$value" ] || continue
+	[[ $value =~ ^[0-9]+$ ]] || lab_die "$knob must be a whole number, not '$value'"
+	bench_knobs="$bench_knobs lab.$knob=$value"
+done
 mkdir -p "$out"
 rm -f "$out"/{console,results,dmesg}.log
 
@@ -77,6 +87,7 @@ cmdline="$cmdline lab.test_timeout=${LAB_TEST_TIMEOUT:-900}"
 # lists one CPU.  Lockdep and KASAN check just as well on one CPU.
 [ "$flavor" != debug ] || cmdline="$cmdline acpi=off"
 [ -z "$tests" ] || cmdline="$cmdline lab.tests=$tests"
+cmdline="$cmdline$bench_knobs"
 
 case "$mode" in
 shell | demo)

@@ -1,7 +1,8 @@
 # Benchmark (not pass/fail): IOPS of cfq, mq-deadline, bfq and none on a
 # zero-latency null_blk, side by side in one guest run, as ratios to
 # none.  Each scheduler runs ROUNDS times, interleaved, to spread drift.
-# Run it with:  qemu/run.sh --flavor normal --tests-dir tests/bench
+# Run: ./lab bench 10-sched-iops (BENCH_ROUNDS, BENCH_RUNTIME: 3 and 5;
+# ./lab passes them on to the guest).
 . "$LAB_GUEST_LIB"
 
 SCHEDS="none mq-deadline bfq cfq"

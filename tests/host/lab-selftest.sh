@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The lab catches what it must catch: a patch that does not apply, a
-# guest test that says "not ok", and a kernel splat in the guest's log.
+# guest test that says "not ok", a kernel splat in the guest's log, and a
+# benchmark knob that is not a number.
 # Each check runs the lab's own scripts on deliberately broken input and
 # expects them to fail, naming the cause.  TAP.
 set -uo pipefail
@@ -8,7 +9,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/qemu/lab.conf"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..4"
+echo "1..5"
 
 # 1. A broken patch appended to the real series.
 mkdir "$tmp/series"
@@ -71,4 +72,14 @@ if grep -q "ok 1 - the lab's own checks pass" "$LAB_OUT/selftest-splat/results.l
 	echo "ok 4 - the splat run's own test passed: only the kernel log failed it"
 else
 	echo "not ok 4 - the splat run's own test passed: only the kernel log failed it"
+fi
+
+# 5. A knob the guest could not use stops the run before the boot.
+if BENCH_RUNTIME=ten "$top/qemu/run.sh" --flavor "$flavor" --out "$tmp/knob" >"$tmp/knob.log" 2>&1; then
+	echo "not ok 5 - BENCH_RUNTIME=ten is refused"
+elif grep -q "BENCH_RUNTIME must be a whole number, not 'ten'" "$tmp/knob.log"; then
+	echo "ok 5 - BENCH_RUNTIME=ten is refused, naming the knob"
+else
+	echo "not ok 5 - BENCH_RUNTIME=ten is refused, naming the knob"
+	sed 's/^/#   /' "$tmp/knob.log"
 fi

@@ -8,15 +8,14 @@
 # The runs of a case go flat, hierarchical, hierarchical, flat, so that a
 # drift of the busy host's speed cancels out of the ratio.
 #
-# Run: ./lab bench hier-iops (not in the default set, whose names start
-# with a number, until use_hierarchy lands).
+# Run: ./lab bench 20-hier-iops (BENCH_RUNTIME: seconds a run, 5).
 . "$LAB_GUEST_LIB"
 tap_plan 2
 
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
 disk=hb
-runtime=${HIER_BENCH_RUNTIME:-5}
+runtime=${BENCH_RUNTIME:-5}
 cfq_nullb $disk size=8192 irqmode=0 completion_nsec=0 hw_queue_depth=64 rotational=0
 cfq_tunable $disk slice_idle 0
 cfq_tunable $disk group_idle 0
