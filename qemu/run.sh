@@ -35,7 +35,8 @@ done
 out=${out:-$LAB_OUT/$flavor}
 
 # The benchmarks' knobs (whole numbers) reach the guest's environment
-# through the kernel command line; qemu/guest-init exports them.
+# through the kernel command line as lab.BENCH_*=VALUE, which
+# qemu/guest-init exports.
 bench_knobs=
 for knob in BENCH_ROUNDS BENCH_RUNTIME; do
 	value=${!knob:-}
