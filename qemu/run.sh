@@ -99,11 +99,46 @@ test) ;;
 *) lab_die "run.sh: unknown mode $mode" ;;
 esac
 
+# Host load.  Under TCG the guest's sense of time is the host's CPU: a
+# host busy with other work slows the guest's submitters against its
+# modelled devices and moves every share a test measures.  While the
+# guest runs, the CPU time that processes other than QEMU take is
+# summed per guest test (OUT/host-load.log: "TEST PERCENT" of all the
+# host's CPUs), and qemu/verdict.sh shows it beside a failed test.
+
+# host_busy_ticks: the host's non-idle CPU time so far, in clock ticks.
+host_busy_ticks() {
+	local _ user nice system idle iowait irq softirq steal
+	read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
+	echo $((user + nice + system + irq + softirq + steal))
+}
+
+# process_ticks PID: the CPU time PID has used so far, in clock ticks;
+# fails once PID has ended.
+process_ticks() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	# shellcheck disable=SC2086
+	set -- ${stat##*) }
+	echo $((${12} + ${13}))
+}
+
+# current_test: the guest test running now ("boot" before the first).
+current_test() {
+	local name
+	name=$(grep -a '^=== test ' "$out/results.log" 2>/dev/null | tail -n 1) || true
+	name=${name#=== test }
+	echo "${name:-boot}"
+}
+
 lab_log "booting the $flavor guest ($(accel)); console: $out/console.log"
 start=$SECONDS
 qemu-system-x86_64 "${machine[@]}" -serial file:"$out/console.log" \
 	-serial file:"$out/results.log" -append "$cmdline" </dev/null &
 qemu=$!
+declare -A other_ticks=() all_ticks=()
+cpus=$(nproc)
+last_busy=$(host_busy_ticks) last_qemu=0 last_uptime=$(cut -d' ' -f1 /proc/uptime)
 # A guest that never reaches its init, or never finishes, is stopped.
 boot_limit=${LAB_BOOT_TIMEOUT:-300} run_limit=${LAB_GUEST_TIMEOUT:-2400}
 while kill -0 $qemu 2>/dev/null; do
@@ -115,9 +150,32 @@ while kill -0 $qemu 2>/dev/null; do
 		break
 	fi
 	sleep 2
+	busy=$(host_busy_ticks)
+	# QEMU's last moments are not told apart from other work
+	qemu_now=$(process_ticks $qemu) || break
+	[ "$qemu_now" -ge "$last_qemu" ] || break
+	uptime=$(cut -d' ' -f1 /proc/uptime)
+	test_now=$(current_test)
+	# ticks are 1/100 s (USER_HZ); /proc/uptime has two decimals
+	other_ticks[$test_now]=$((${other_ticks[$test_now]:-0} +
+		busy - last_busy - (qemu_now - last_qemu)))
+	all_ticks[$test_now]=$((${all_ticks[$test_now]:-0} +
+		(10#${uptime/./} - 10#${last_uptime/./}) * cpus))
+	last_busy=$busy last_qemu=$qemu_now last_uptime=$uptime
 done
 wait $qemu || lab_log "qemu exited with status $?"
 lab_log "the $flavor guest ran for $((SECONDS - start)) s"
+other_sum=0 all_sum=0
+for t in "${!all_ticks[@]}"; do
+	other=${other_ticks[$t]} all=${all_ticks[$t]}
+	[ "$other" -gt 0 ] || other=0
+	other_sum=$((other_sum + other)) all_sum=$((all_sum + all))
+	if [ "$all" -gt 0 ]; then
+		echo "$t $((100 * other / all))"
+	fi
+done >"$out/host-load.log"
+[ "$all_sum" -eq 0 ] ||
+	lab_log "other processes kept $((100 * other_sum / all_sum)) % of the host's $cpus CPUs busy meanwhile (per test: $out/host-load.log)"
 
 # The guest's tty turned each newline into CR LF.
 sed -i 's/\r$//' "$out/results.log" "$out/console.log"

@@ -27,7 +27,21 @@ sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$out/dmesg.log" | awk '
 cat "$out/results.log" "$out/kunit.log" |
 	awk -v label="$flavor/" -f "$top/tests/tap-summary.awk" >"$out/summary"
 read -r _ passed failed skipped < <(tail -n 1 "$out/summary")
-grep -v '^totals ' "$out/summary"
+# A test's failures, then how busy the host was with other work while it
+# ran (qemu/run.sh's OUT/host-load.log), since that moves timed figures.
+awk -v label="$flavor/" '
+	FILENAME != "-" { load[$1] = $2; next }
+	/^totals / { next }
+	{ print }
+	/^FAIL / {
+		name = substr($2, length(label) + 1)
+		sub(/:$/, "", name)
+		if (name in load && !(name in told)) {
+			told[name] = 1
+			printf "    # host: other processes kept %s %% of its CPUs busy during this test\n", load[name]
+		}
+	}' "$out/host-load.log" - <"$out/summary" 2>/dev/null ||
+	grep -v '^totals ' "$out/summary"
 
 check() {
 	if [ "$1" = ok ]; then

@@ -6,7 +6,8 @@
 # readers at prio 0..7 in one group: 26-cfq-prio-weights; a depth-4
 # hierarchy: 44-hier-deep-shares.)
 #
-# Each case is one fio run whose jobs start together (fio's cgroup=,
+# Each case is one fio run (a second after a miss, see lib.sh's
+# hier_share_case) whose jobs start together (fio's cgroup=,
 # cgroup_weight=, prioclass=/prio=), 15 s measured while every job runs;
 # share = a job's bytes / all jobs' bytes, a group's = the bytes of the
 # tasks scheduled below it.  Expected shares come from the weights alone
