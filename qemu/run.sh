@@ -128,6 +128,8 @@ current_test() {
 	local name
 	name=$(grep -a '^=== test ' "$out/results.log" 2>/dev/null | tail -n 1) || true
 	name=${name#=== test }
+	# the guest's tty ends its lines with CR LF (stripped after the run)
+	name=${name%$'\r'}
 	echo "${name:-boot}"
 }
 
