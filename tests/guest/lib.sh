@@ -27,13 +27,6 @@ tap_skip() {
 	echo "ok $TAP_N - $1 # SKIP $2"
 }
 
-# tap_todo DESC REASON: a check that fails for a known, documented reason
-# (TAP's TODO: reported, not counted as a failure).
-tap_todo() {
-	TAP_N=$((TAP_N + 1))
-	echo "not ok $TAP_N - $1 # TODO $2"
-}
-
 tap_diag() {
 	echo "# $*"
 }
@@ -51,27 +44,19 @@ tap_check() {
 	fi
 }
 
-# tap_check_timing [--todo REASON] DESC CMD...: tap_check for a share or
-# a figure that models CPU time against a 100 us device.  On the debug
-# kernel (KASAN and lockdep on one emulated CPU) a request costs far more
-# CPU than the device time it models, so a miss there is reported as a
-# skip (CMD's output stays in the diagnostics) and the test still counts
-# for its splats and its workload; the normal kernel judges the figure,
-# and reports a miss with a REASON as a known gap (tap_todo).
+# tap_check_timing DESC CMD...: tap_check for a share or a figure that
+# models CPU time against a 100 us device.  On the debug kernel (KASAN
+# and lockdep on one emulated CPU) a request costs far more CPU than the
+# device time it models, so a miss there is reported as a skip (CMD's
+# output stays in the diagnostics) and the test still counts for its
+# splats and its workload; the normal kernel judges the figure.
 tap_check_timing() {
-	local todo= desc out
-	if [ "$1" = --todo ]; then
-		todo=$2
-		shift 2
-	fi
-	desc=$1
+	local desc=$1 out
 	shift
 	if out=$("$@" 2>&1); then
 		tap_ok "$desc"
 	elif [ "$LAB_FLAVOR" = debug ]; then
 		tap_skip "$desc" "missed on the debug kernel, where timing is not modelled"
-	elif [ -n "$todo" ]; then
-		tap_todo "$desc" "$todo"
 	else
 		tap_fail "$desc"
 	fi
@@ -279,6 +264,9 @@ cfq_tunable() {
 #   mode=shares  "KIND NAME EXPECTED% MEASURED%" per busy entity, spec
 #                order (MEASURED "-" without a bytes file; a group's is
 #                the bytes of the tasks scheduled below it)
+#   mode=times   the same for the busy groups alone, MEASURED from a file
+#                of "PATH MS", each group's own disk time (cfq_group_times):
+#                a group's is the time of the groups scheduled at or below it
 #   mode=tree    the scheduling tree as one line per entity: the path of
 #                labels from the pivot, "pivot > group:/Grp1 > queue:tsk2";
 #                every group of the spec and the root, busy or not (the
@@ -373,14 +361,14 @@ END {
 			print chain(e)
 			continue
 		}
-		if (!(e in BUSY))
+		if (!(e in BUSY) || (mode == "times" && (e in CG)))
 			continue
 		m = "-"
 		if (bytes_file != "") {
 			got = 0
 			for (j = 1; j <= n; j++) {
 				t = ORDER[j]
-				if (!(t in CG))
+				if ((t in CG) == (mode == "times"))
 					continue
 				for (a = t; a != "pivot" && a != e; a = PARENT[a])
 					;
@@ -396,7 +384,8 @@ END {
 		print "pivot"
 }'
 
-# hier_model SPEC shares|tree [BYTES_FILE]: run the model (above).
+# hier_model SPEC shares|times|tree [BYTES_OR_TIMES_FILE]: run the model
+# (above).
 hier_model() {
 	if [ -n "${3:-}" ]; then
 		awk -v mode="$2" -v bytes_file="$3" "$HIER_MODEL_AWK" "$3" "$1"
@@ -532,11 +521,18 @@ hier_fio_iops() {
 	awk -v t="$(cat "$1.seconds")" '{ s += $2 } END { printf "%d\n", s / 4096 / t }' "$1.bytes"
 }
 
-# hier_share_check SPEC BYTES_FILE TOLERANCE: print, as TAP diagnostics,
-# every busy entity's measured and expected share (the model above);
-# succeed when all are within TOLERANCE percentage points.
+# hier_share_check [--times] SPEC BYTES_FILE TOLERANCE: print, as TAP
+# diagnostics, every busy entity's measured and expected share (the model
+# above); succeed when all are within TOLERANCE percentage points.  With
+# --times the file holds the groups' disk times (cfq_group_times) and the
+# busy groups' shares of the disk time are checked.
 hier_share_check() {
-	hier_model "$1" shares "$2" | awk -v tol="$3" '
+	local mode=shares
+	if [ "$1" = --times ]; then
+		mode=times
+		shift
+	fi
+	hier_model "$1" $mode "$2" | awk -v tol="$3" '
 		{
 			d = $4 - $3
 			if (d < 0)
@@ -700,6 +696,26 @@ fio_window() {
 		}
 		END { for (i = 1; i <= k; i++) printf "%s %d\n", order[i], e[order[i]] - b[order[i]] }' \
 		"$1.terse"
+}
+
+# cfq_group_times DISK SPEC: "PATH MS" for the root and every group of
+# SPEC: the disk time its own queues have used on DISK so far (blkio.time,
+# milliseconds), which is what CFQ divides by weight in time mode.  A
+# group that has not used the disk has no line.
+cfq_group_times() {
+	local majmin path
+	majmin=$(cat "/sys/block/$1/dev")
+	{ echo /; hier_spec_lines "$2" group | awk '{ print $2 }'; } | sort -u |
+		while read -r path; do
+			awk -v d="$majmin" -v p="$path" '$1 == d { print p, $2 }' \
+				"$BLKIO${path%/}/blkio.time"
+		done
+}
+
+# counter_window BEFORE AFTER: "KEY N" per line of AFTER, N less what
+# BEFORE holds for KEY (nothing: 0).
+counter_window() {
+	awk 'FILENAME == ARGV[1] { b[$1] = $2; next } { print $1, $2 - b[$1] }' "$1" "$2"
 }
 
 # ---- CFQ's scheduling tree in debugfs (docs/debugfs-tree.md) ----------

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The share model the guest tests judge the kernel by (tests/guest/lib.sh,
+# hier_model and hier_share_check) against DESIGN.md section 4's figures,
+# worked out by hand here: at each level a busy entity gets weight / (sum
+# of its busy siblings' weights) of its parent's share.  And the checks
+# must fail where a measurement is off.  TAP.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/guest/lib.sh
+. "$top/tests/guest/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_plan 7
+
+# expect_shares DESC SPEC WANT: the model's "KIND NAME EXPECTED" lines.
+expect_shares() {
+	tap_is "$1" "$(hier_model "$2" shares | awk '{ printf "%s %s %s; ", $1, $2, $3 }')" "$3"
+}
+
+# The seed document's hierarchy, every task at the default prio (484),
+# every group 500, the root 1000.
+seed() {
+	cat <<SPEC
+group / 1000 $1
+group /Grp1 500 $2
+group /Grp2 500 $1
+group /Grp1/Grp3 500 $2
+task tsk1 / -
+task tsk2 /Grp1 -
+task tsk3 /Grp2 -
+task tsk4 /Grp1/Grp3 -
+SPEC
+}
+
+seed 0 0 >"$tmp/flat"
+expect_shares "flat: Root 40 %, Grp1, Grp2 and Grp3 20 % each" "$tmp/flat" \
+	"group / 40.00; group /Grp1 20.00; group /Grp2 20.00; group /Grp1/Grp3 20.00; task tsk1 40.00; task tsk2 20.00; task tsk3 20.00; task tsk4 20.00; "
+
+# Root hierarchical: Grp1, Grp2 and tsk1 split the disk 500 : 500 : 484,
+# so 33.69 %, 33.69 %, 32.61 %; Grp1 then Grp3 : tsk2 as 500 : 484 of
+# its 33.69 %, so 17.12 % and 16.57 %.
+seed 1 1 >"$tmp/root"
+expect_shares "Root hierarchical: 500 : 500 : 484, then 500 : 484 in Grp1" "$tmp/root" \
+	"group / 100.00; group /Grp1 33.69; group /Grp2 33.69; group /Grp1/Grp3 17.12; task tsk1 32.61; task tsk2 16.57; task tsk3 33.69; task tsk4 17.12; "
+
+# Measured bytes: a group's share is that of the tasks below it; against
+# equal bytes all but the root (100 %) are off.
+printf 'tsk1 3261\ntsk2 1657\ntsk3 3369\ntsk4 1713\n' >"$tmp/bytes"
+tap_check "bytes as the model says pass" hier_share_check "$tmp/root" "$tmp/bytes" 2
+printf 'tsk1 2500\ntsk2 2500\ntsk3 2500\ntsk4 2500\n' >"$tmp/bytes"
+if out=$(hier_share_check "$tmp/root" "$tmp/bytes" 2); then
+	tap_fail "equal bytes against Root hierarchical fail"
+else
+	tap_is "equal bytes against Root hierarchical fail, flagging who is off" \
+		"$(echo "$out" | grep -c 'off by more than 2')" 7
+fi
+
+# Measured disk times (--times): one line per group, its own queues'
+# time; a group's share adds the groups scheduled below it, and tasks are
+# not judged.
+cat >"$tmp/xy" <<SPEC
+group / 1000 0
+group /X 500 1
+group /X/Y 500 1
+task t1 / -
+task t2 /X -
+task t3 /X/Y -
+SPEC
+printf '/ 667\n/X 164\n/X/Y 169\n' >"$tmp/times"
+tap_is "disk times: groups alone, X's share holds X/Y's time" \
+	"$(hier_share_check --times "$tmp/xy" "$tmp/times" 2 | awk '{ printf "%s %s %s; ", $3, $5, $8 }')" \
+	"/ 66.70 66.67; /X 33.30 33.33; /X/Y 16.90 16.94; "
+printf '/ 600\n/X 200\n/X/Y 200\n' >"$tmp/times"
+if hier_share_check --times "$tmp/xy" "$tmp/times" 2 >/dev/null; then
+	tap_fail "disk times 60 : 20 : 20 against 66.67 : 16.4 : 16.9 fail"
+else
+	tap_ok "disk times 60 : 20 : 20 against 66.67 : 16.4 : 16.9 fail"
+fi
+# A group that never used the disk has no line: it counts as none.
+printf '/ 1000\n' >"$tmp/times"
+if out=$(hier_share_check --times "$tmp/xy" "$tmp/times" 2); then
+	tap_fail "a group with no time line measures 0 % and fails"
+else
+	tap_is "a group with no time line measures 0 % and fails" \
+		"$(echo "$out" | awk '$3 == "/X/Y" { print $5 }')" "0.00"
+fi
