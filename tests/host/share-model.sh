@@ -72,9 +72,9 @@ tap_is "disk times: groups alone, X's share holds X/Y's time" \
 	"/ 66.70 66.67; /X 33.30 33.33; /X/Y 16.90 16.94; "
 printf '/ 600\n/X 200\n/X/Y 200\n' >"$tmp/times"
 if hier_share_check --times "$tmp/xy" "$tmp/times" 2 >/dev/null; then
-	tap_fail "disk times 60 : 20 : 20 against 66.67 : 16.4 : 16.9 fail"
+	tap_fail "disk times of 60, 40 and 20 % against 66.67, 33.33 and 16.94 % fail"
 else
-	tap_ok "disk times 60 : 20 : 20 against 66.67 : 16.4 : 16.9 fail"
+	tap_ok "disk times of 60, 40 and 20 % against 66.67, 33.33 and 16.94 % fail"
 fi
 # A group that never used the disk has no line: it counts as none.
 printf '/ 1000\n' >"$tmp/times"
