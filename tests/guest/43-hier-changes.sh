@@ -13,11 +13,10 @@
 # slice to the next, and under TCG it does not (a probe of W1 1000 : W2
 # 500 in 12 s windows: 7 to 12 kB per ms within one run, W1's bytes
 # 64.9-68.5 % where its disk time stayed at 66.1-67.4 %).  Then the
-# debugfs tree must
-# hold no entity of a removed cgroup or of a finished task, fio's crc32c
-# verification must find every block it wrote while weights,
-# use_hierarchy and cgroups of its jobs change, and the kernel log must
-# stay free of splats.
+# debugfs tree must hold no entity of a removed cgroup or of a finished
+# task, fio's crc32c verification must find every block it wrote while
+# weights, use_hierarchy and cgroups of its jobs change, and the kernel
+# log must stay free of splats.
 . "$LAB_GUEST_LIB"
 tap_plan 27
 
@@ -37,11 +36,10 @@ dump=0
 # window NAME: wait $window_s more status dumps of the run and check the
 # shares between the dump reached so far and the last of them against
 # $spec: those of the disk time since times_mark and those of the bytes.
-# Shares are bytes and service is charged in time: one second's share of
-# a 33 % group ranges from 27 to 39 %, so a window is 12 s long.  On the
-# debug kernel fio's dumps come
-# every 3-4 s (its status thread shares one emulated CPU with the jobs)
-# and shares are not judged (tap_check_timing): 4 dumps do there.
+# One second's share of the bytes of a 33 % group ranges from 27 to 39 %,
+# so a window is 12 s long.  On the debug kernel fio's dumps come every
+# 3-4 s (its status thread shares one emulated CPU with the jobs) and
+# shares are not judged (tap_check_timing): 4 dumps do there.
 if [ "$LAB_FLAVOR" = debug ]; then
 	window_s=4
 else
