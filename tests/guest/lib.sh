@@ -304,7 +304,7 @@ function label(e) {
 function chain(e) {
 	return e == "pivot" ? "pivot" : chain(PARENT[e]) " > " label(e)
 }
-FILENAME == bytes_file { B[$1] = $2; TOTAL += $2; next }
+FILENAME == measured_file { MEASURED[$1] = $2; TOTAL += $2; next }
 { sub(/#.*/, "") }
 NF == 0 { next }
 $1 == "group" && NF == 4 {
@@ -364,16 +364,17 @@ END {
 		if (!(e in BUSY) || (mode == "times" && (e in CG)))
 			continue
 		m = "-"
-		if (bytes_file != "") {
+		if (measured_file != "") {
 			got = 0
 			for (j = 1; j <= n; j++) {
 				t = ORDER[j]
+				# shares count the bytes of tasks, times the own times of groups
 				if ((t in CG) == (mode == "times"))
 					continue
 				for (a = t; a != "pivot" && a != e; a = PARENT[a])
 					;
 				if (a == e)
-					got += B[substr(t, 3)]
+					got += MEASURED[substr(t, 3)]
 			}
 			m = TOTAL > 0 ? sprintf("%.2f", 100 * got / TOTAL) : "nan"
 		}
@@ -384,13 +385,14 @@ END {
 		print "pivot"
 }'
 
-# hier_model SPEC shares|times|tree [BYTES_OR_TIMES_FILE]: run the model
-# (above).
+# hier_model SPEC shares|times|tree [MEASURED_FILE]: run the model
+# (above); MEASURED_FILE holds the tasks' bytes (shares) or the groups'
+# disk times (times).
 hier_model() {
 	if [ -n "${3:-}" ]; then
-		awk -v mode="$2" -v bytes_file="$3" "$HIER_MODEL_AWK" "$3" "$1"
+		awk -v mode="$2" -v measured_file="$3" "$HIER_MODEL_AWK" "$3" "$1"
 	else
-		awk -v mode="$2" -v bytes_file= "$HIER_MODEL_AWK" "$1"
+		awk -v mode="$2" -v measured_file= "$HIER_MODEL_AWK" "$1"
 	fi
 }
 
