@@ -7,10 +7,8 @@ tap_plan 4
 RUNTIME=${CFQ_TEST_RUNTIME:-8}
 
 nullb_create cfqcls size=512 blocksize=4096 irqmode=2 completion_nsec=100000 \
-	hw_queue_depth=1 rotational=1 &&
-	set_scheduler cfqcls cfq &&
-	# room in the scheduler for every process's requests
-	echo 64 >/sys/block/cfqcls/queue/nr_requests
+	hw_queue_depth=1 rotational=1
+set_scheduler cfqcls cfq
 tap_check "rotational null_blk, 100 us per request, with cfq" \
 	grep -q '\[cfq\]' /sys/block/cfqcls/queue/scheduler
 

@@ -11,9 +11,8 @@ RUNTIME=${CFQ_TEST_RUNTIME:-8}
 IOSCHED=/sys/block/cfqidle/queue/iosched
 
 nullb_create cfqidle size=512 blocksize=4096 irqmode=2 completion_nsec=100000 \
-	hw_queue_depth=1 rotational=1 &&
-	set_scheduler cfqidle cfq &&
-	echo 64 >/sys/block/cfqidle/queue/nr_requests
+	hw_queue_depth=1 rotational=1
+set_scheduler cfqidle cfq
 tap_check "rotational null_blk, 100 us per request, with cfq" \
 	grep -q '\[cfq\]' /sys/block/cfqidle/queue/scheduler
 

@@ -11,9 +11,8 @@ RUNTIME=${CFQ_TEST_RUNTIME:-20}
 IOSCHED=/sys/block/cfqgrp/queue/iosched
 
 nullb_create cfqgrp size=768 blocksize=4096 irqmode=2 completion_nsec=100000 \
-	hw_queue_depth=1 rotational=1 &&
-	set_scheduler cfqgrp cfq &&
-	echo 64 >/sys/block/cfqgrp/queue/nr_requests
+	hw_queue_depth=1 rotational=1
+set_scheduler cfqgrp cfq
 tap_check "rotational null_blk, depth 1, 100 us per request, with cfq" \
 	grep -q '\[cfq\]' /sys/block/cfqgrp/queue/scheduler
 

@@ -193,17 +193,15 @@ tap_write() {
 # cfq_nullb NAME [ATTR=VALUE]...: the lab's fairness disk, a null_blk with
 # a fixed 100 us completion, one request in the driver at a time and
 # rotational, scheduled by cfq; ATTRs are added or override (nullb_create).
-# nr_requests is raised so that every busy task keeps a request queued in
-# CFQ (two per driver tag by default: the other tasks would wait for a
-# tag, outside the scheduler).  Fails when cfq cannot be selected.
+# nr_requests and the tunables stay as the kernel sets them.  Fails when
+# cfq cannot be selected.
 cfq_nullb() {
 	local name=$1
 	shift
 	modprobe cfq 2>/dev/null
 	nullb_create "$name" size=4096 blocksize=4096 irqmode=2 \
 		completion_nsec=100000 hw_queue_depth=1 rotational=1 "$@" || return 1
-	set_scheduler "$name" cfq 2>/dev/null || return 1
-	echo 128 >"/sys/block/$name/queue/nr_requests"
+	set_scheduler "$name" cfq 2>/dev/null
 }
 
 # tap_cfq_nullb DISK [ATTR=VALUE]...: cfq_nullb, reported as one check.
@@ -523,23 +521,36 @@ hier_fio_iops() {
 	awk -v t="$(cat "$1.seconds")" '{ s += $2 } END { printf "%d\n", s / 4096 / t }' "$1.bytes"
 }
 
-# hier_share_check [--times] SPEC BYTES_FILE TOLERANCE: print, as TAP
-# diagnostics, every busy entity's measured and expected share (the model
-# above); succeed when all are within TOLERANCE percentage points.  With
+# hier_share_check [--times] [--relative PCT] SPEC BYTES_FILE TOLERANCE:
+# print, as TAP diagnostics, every busy entity's measured and expected
+# share (the model above); succeed when all are within TOLERANCE
+# percentage points and, with --relative, those expected at 1 % or more
+# also within PCT % of their expected share (DESIGN.md section 6).  With
 # --times the file holds the groups' disk times (cfq_group_times) and the
 # busy groups' shares of the disk time are checked.
 hier_share_check() {
-	local mode=shares
-	if [ "$1" = --times ]; then
-		mode=times
+	local mode=shares rel=
+	while :; do
+		case "$1" in
+		--times) mode=times ;;
+		--relative)
+			rel=$2
+			shift
+			;;
+		*) break ;;
+		esac
 		shift
-	fi
-	hier_model "$1" $mode "$2" | awk -v tol="$3" '
+	done
+	hier_model "$1" $mode "$2" | awk -v tol="$3" -v rel="$rel" '
 		{
 			d = $4 - $3
 			if (d < 0)
 				d = -d
-			flag = ($4 == "nan" || d > tol) ? "  <-- off by more than " tol : ""
+			flag = ""
+			if ($4 == "nan" || d > tol)
+				flag = "  <-- off by more than " tol
+			else if (rel != "" && $3 >= 1 && d > $3 * rel / 100)
+				flag = "  <-- off by more than " rel " % of it"
 			if (flag != "")
 				bad = 1
 			printf "#   %-5s %-14s measured %6s %%  expected %6.2f %%%s\n", $1, $2, $4, $3, flag
