@@ -63,6 +63,20 @@ tap_check_timing() {
 	[ -z "$out" ] || echo "$out" | sed '/^#/!s/^/#   /'
 }
 
+# tap_check_todo REASON DESC CMD...: tap_check for a figure the code is
+# known not to reach yet (REASON names the issue): a miss is a TAP TODO,
+# reported with its figures, that does not fail the run.
+tap_check_todo() {
+	local reason=$1 desc=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc # TODO $reason"
+	fi
+	[ -z "$out" ] || echo "$out" | sed 's/^/#   /'
+}
+
 # tap_is DESC GOT WANT
 tap_is() {
 	if [ "$2" = "$3" ]; then
