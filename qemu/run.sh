@@ -82,6 +82,13 @@ machine=(-accel "$(accel)" -m "${LAB_GUEST_MEM:-2048}" -smp "${LAB_GUEST_CPUS:-2
 	-drive file="$scratch",if=virtio,format=raw,cache=writeback)
 cmdline="console=ttyS0 panic=-1 loglevel=5 lab.flavor=$flavor lab.mode=$mode"
 cmdline="$cmdline lab.test_timeout=${LAB_TEST_TIMEOUT:-900}"
+# Under TCG every vCPU's TSC comes from the one host clock, but the
+# kernel's boot-time sync check sees the vCPUs' TSCs apart and falls back
+# to the HPET, whose every read is an emulated MMIO access: a clock read
+# then costs the guest microseconds instead of nanoseconds, and code that
+# reads the clock per request (CFQ, BFQ) looks slower than on any real
+# machine.  Keep the TSC, as the hardware the guest models would.
+cmdline="$cmdline tsc=reliable"
 # Under TCG the debug kernel's ACPI interpreter (lockdep + KASAN on every
 # AML step) runs into AML loop timeouts and the virtio disk gets no
 # interrupt; without ACPI the guest boots from the BIOS's MP table, which

@@ -1,9 +1,9 @@
 # A queue's share of its group follows its I/O priority: eight BE
 # readers at prio 0..7 in one group share the disk as the weight table
 # 1000 868 740 612 484 356 228 100 (DESIGN.md section 4), within 2
-# percentage points, in time mode (default slice_idle) and in IOPS mode
-# (slice_idle 0).  One fio run per mode (a second after a miss, see
-# lib.sh's hier_share_case), jobs started together, 15 s measured while
+# percentage points and 20 % of each share, in time mode (default
+# slice_idle) and in IOPS mode (slice_idle 0).  One fio run per mode
+# (lib.sh's hier_share_case), jobs started together, 15 s measured while
 # every job runs, on the lab's fairness null_blk (100 us per
 # request, one at a time, rotational).  Expected shares come from
 # lib.sh's hier_model (the weights alone), never from the kernel.

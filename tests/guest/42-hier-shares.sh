@@ -1,17 +1,17 @@
 # Shares under full contention match DESIGN.md section 4 within 2
-# percentage points, for every task and every busy group of the seed
-# document's hierarchy in its three modes, in time mode (default
-# slice_idle) and in IOPS mode (slice_idle 0), on a null_blk with a fixed
-# 100 us per request, one request at a time, rotational.  (Eight BE
-# readers at prio 0..7 in one group: 26-cfq-prio-weights; a depth-4
-# hierarchy: 44-hier-deep-shares.)
+# percentage points and 20 % of each share, for every task and every
+# busy group of the seed document's hierarchy in its three modes, in time
+# mode (default slice_idle) and in IOPS mode (slice_idle 0), on a null_blk
+# with a fixed 100 us per request, one request at a time, rotational.
+# (Eight BE readers at prio 0..7 in one group: 26-cfq-prio-weights; a
+# depth-4 hierarchy: 44-hier-deep-shares.)
 #
-# Each case is one fio run (a second after a miss, see lib.sh's
-# hier_share_case) whose jobs start together (fio's cgroup=,
-# cgroup_weight=, prioclass=/prio=), 15 s measured while every job runs;
-# share = a job's bytes / all jobs' bytes, a group's = the bytes of the
-# tasks scheduled below it.  Expected shares come from the weights alone
-# (lib.sh's hier_model, awk), never from the kernel.
+# Each case is one fio run (lib.sh's hier_share_case) whose jobs start
+# together (fio's cgroup=, cgroup_weight=, prioclass=/prio=), 15 s
+# measured while every job runs; share = a job's bytes / all jobs' bytes,
+# a group's = the bytes of the tasks scheduled below it.  Expected shares
+# come from the weights alone (lib.sh's hier_model, awk), never from the
+# kernel.
 . "$LAB_GUEST_LIB"
 tap_plan 7
 

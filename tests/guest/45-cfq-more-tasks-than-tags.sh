@@ -23,8 +23,8 @@ tap_plan 6
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
 tolerance=2
-relative=20
-runtime=15
+
+runtime=30
 spec=/tmp/t45.spec
 out=/tmp/t45
 
@@ -43,8 +43,8 @@ tags_case() {
 	fi
 	cfq_iops=$(hier_fio_iops $out)
 	tap_diag "  cfq: $cfq_iops IOPS over $(cat $out.seconds) s"
-	tap_check_timing "$name: shares within $tolerance points and $relative %" \
-		hier_share_check --relative $relative $spec $out.bytes $tolerance
+	tap_check_timing "$name: shares within $tolerance points and $SHARE_RELATIVE %" \
+		hier_share_check --relative $SHARE_RELATIVE $spec $out.bytes $tolerance
 	hier_spec_lines $spec task | head -n 1 | awk '{ print $1, $2, "/", $4 }' >$spec.solo
 	if hier_fio $spec.solo /dev/$disk $runtime $out.solo; then
 		solo_iops=$(hier_fio_iops $out.solo)

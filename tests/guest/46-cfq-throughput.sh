@@ -82,6 +82,7 @@ ratio_at_least() {
 		END { exit !(n[a] && n[b] && sum[a] / n[a] >= min * sum[b] / n[b]) }' $t46.iops
 }
 
+tap_diag "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 disk=t46z
 nullb_create $disk size=1024 blocksize=4096 irqmode=0 hw_queue_depth=64
 tap_check "zero-latency non-rotational null_blk, depth 64" \
