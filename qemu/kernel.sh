@@ -5,6 +5,8 @@
 #   qemu/kernel.sh apply [DIR [N]]    reset the tree, apply DIR/series (first N)
 #   qemu/kernel.sh build FLAVOR       configure and build bzImage (+ modules)
 #   qemu/kernel.sh image FLAVOR       print the path of FLAVOR's bzImage
+#   qemu/kernel.sh export FIRST       write the tree's commits from patch
+#                                     FIRST on back into kernel-patches/
 #
 # The source tree lives in the lab cache as a git repository whose first
 # commit (tag "pristine") is the package's tree.  Applying resets only the
@@ -82,6 +84,33 @@ apply() {
 	done
 	echo "$want" >"$stamp"
 	lab_log "applied $n patch(es) from $dir/series"
+}
+
+# The way to change the series: commit on top of (or rebase) the applied
+# tree in the cache, then export from the first patch that changed.  The
+# patches before FIRST and their lines in the series stay; those from
+# FIRST on are written anew from the tree's commits above patch FIRST-1.
+# A patch whose text is unchanged but for its commit id keeps its file.
+export_patches() {
+	local first=${1:?first patch number} dir=$top/kernel-patches base new f
+	[ -f "$LAB_KERNEL_SRC/.git/lab-pristine" ] || lab_die "no kernel tree in $LAB_KERNEL_SRC"
+	base=$(git_k rev-list --reverse pristine..HEAD | sed -n "$((first - 1))p")
+	[ "$first" -eq 1 ] && base=pristine
+	[ -n "$base" ] || lab_die "the tree has fewer than $((first - 1)) commits above pristine"
+	new=$(mktemp -d)
+	git_k format-patch -q -N --start-number "$first" -o "$new" "$base..HEAD"
+	for f in $(series_patches "$dir" | tail -n +"$first"); do
+		[ -f "$new/$f" ] && diff -q <(sed 1d "$dir/$f") <(sed 1d "$new/$f") >/dev/null &&
+			cp -p "$dir/$f" "$new/$f"
+		rm -f "$dir/$f"
+	done
+	awk -v keep=$((first - 1)) '/^[[:space:]]*(#|$)/ { print; next } ++n <= keep' \
+		"$dir/series" >"$new/series"
+	(cd "$new" && ls ./*.patch | sed 's|^\./||') >>"$new/series"
+	mv "$new/series" "$dir/series"
+	mv "$new"/*.patch "$dir/"
+	rmdir "$new"
+	lab_log "exported $(git_k rev-list --count "$base..HEAD") patch(es) from $first on into $dir"
 }
 
 objdir() {
@@ -186,13 +215,14 @@ image() {
 cmd=${1:-}
 shift || true
 case "$cmd" in
-prepare | apply | build)
+prepare | apply | build | export)
 	# One writer of the source tree and object folders at a time.
 	mkdir -p "$LAB_CACHE"
 	exec 9>"$LAB_CACHE/kernel.lock"
 	flock 9
+	[ "$cmd" != export ] || cmd=export_patches
 	"$cmd" "$@"
 	;;
 image | objdir) "$cmd" "$@" ;;
-*) lab_die "usage: qemu/kernel.sh prepare|apply [DIR [N]]|build FLAVOR|image FLAVOR|objdir FLAVOR" ;;
+*) lab_die "usage: qemu/kernel.sh prepare|apply [DIR [N]]|build FLAVOR|image FLAVOR|objdir FLAVOR|export FIRST" ;;
 esac
