@@ -16,7 +16,7 @@
 # disk, so a reader alone is the throughput it can give, and the tree
 # used to fall to 1/20 of it, idling for a reader that waited for a tag.
 # Switching between 8 or 48 queues costs a little at every slice's end
-# (0.91-0.97 of the lone reader in five runs).  (mq-deadline's IOPS with
+# (0.91-1.02 of the lone reader in seven runs, 2026-12-05).  (mq-deadline's IOPS with
 # all readers, which keeps the driver's queue full, are reported beside
 # it.)
 . "$LAB_GUEST_LIB"
@@ -25,7 +25,6 @@ tap_plan 6
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
 tolerance=2
-
 runtime=30
 # the debug kernel judges no figure here (tap_check_timing), only runs it
 [ "$LAB_FLAVOR" != debug ] || runtime=10
