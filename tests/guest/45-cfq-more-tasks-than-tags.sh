@@ -16,9 +16,9 @@
 # disk, so a reader alone is the throughput it can give, and the tree
 # used to fall to 1/20 of it, idling for a reader that waited for a tag.
 # Switching between 8 or 48 queues costs a little at every slice's end
-# (0.91-1.02 of the lone reader in seven runs, 2026-12-05).  (mq-deadline's IOPS with
-# all readers, which keeps the driver's queue full, are reported beside
-# it.)
+# (0.91-1.02 of the lone reader in seven runs, 2026-12-05).
+# (mq-deadline's IOPS with all readers, which keeps the driver's queue
+# full, are reported beside it.)
 . "$LAB_GUEST_LIB"
 tap_plan 6
 
@@ -51,10 +51,9 @@ tags_case() {
 	hier_spec_lines $spec task | head -n 1 | awk '{ print $1, $2, "/", $4 }' >$spec.solo
 	if hier_fio $spec.solo /dev/$disk $runtime $out.solo; then
 		solo_iops=$(hier_fio_iops $out.solo)
-		tap_diag "  one reader alone: $solo_iops IOPS, the tree's/alone" \
-			"$(awk -v a="$cfq_iops" -v b="$solo_iops" 'BEGIN { printf "%.3f", a / b }')"
+		tap_diag "  one reader alone: $solo_iops IOPS"
 		tap_check_timing "$name: the tree's IOPS at least 0.85 of one reader's alone" \
-			awk -v a="$cfq_iops" -v b="$solo_iops" 'BEGIN { exit !(a >= 0.85 * b) }'
+			ratio_at_least "$cfq_iops" "$solo_iops" 0.85
 	else
 		tap_fail "$name: fio ran one reader alone"
 	fi

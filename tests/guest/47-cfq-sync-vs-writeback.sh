@@ -52,17 +52,10 @@ disk_case() {
 	wb=$(awk '{ print $2 }' $out.cfq)
 	desc="$name: beside a buffered writer the reader keeps 80 % under cfq"
 	if [ -n "$todo" ]; then
-		tap_check_todo "$todo" "$desc" keeps_80 "$wb" "${ref% *}"
+		tap_check_todo "$todo" "$desc" ratio_at_least "$wb" "${ref% *}" 0.8
 	else
-		tap_check_timing "$desc" keeps_80 "$wb" "${ref% *}"
+		tap_check_timing "$desc" ratio_at_least "$wb" "${ref% *}" 0.8
 	fi
-}
-
-# keeps_80 BESIDE_WRITER BESIDE_READER: the first is 80 % of the second.
-keeps_80() {
-	awk -v wb="$1" -v ref="$2" 'BEGIN {
-		printf "reader beside the writer / beside a reader: %.3f\n", ref ? wb / ref : 0
-		exit !(ref > 0 && wb >= 0.8 * ref) }'
 }
 
 disk=t47

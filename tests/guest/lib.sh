@@ -77,6 +77,14 @@ tap_check_todo() {
 	[ -z "$out" ] || echo "$out" | sed 's/^/#   /'
 }
 
+# ratio_at_least A B MIN: print A / B; succeed when A is at least MIN
+# times B (and B is not 0).
+ratio_at_least() {
+	awk -v a="$1" -v b="$2" -v min="$3" 'BEGIN {
+		printf "%s / %s = %.3f (at least %s wanted)\n", a, b, b ? a / b : 0, min
+		exit !(b > 0 && a >= min * b) }'
+}
+
 # tap_is DESC GOT WANT
 tap_is() {
 	if [ "$2" = "$3" ]; then
