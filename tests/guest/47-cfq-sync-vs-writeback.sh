@@ -33,11 +33,10 @@ reader_vs() {
 	}' $out.terse
 }
 
-# disk_case NAME DEV [TODO]: the reader against a direct reader, then
-# against a buffered writer under cfq, bfq and mq-deadline; cfq is
-# judged (a miss is a TAP TODO with TODO's reason, when one is given).
+# disk_case NAME DEV: the reader against a direct reader, then against a
+# buffered writer under cfq, bfq and mq-deadline; cfq is judged.
 disk_case() {
-	local name=$1 dev=$2 todo=${3:-} disk ref wb s desc
+	local name=$1 dev=$2 disk ref wb s
 	disk=${dev#/dev/}
 	set_scheduler "$disk" cfq
 	ref=$(reader_vs "$dev" --direct=1 --ioengine=psync --rw=read)
@@ -50,20 +49,13 @@ disk_case() {
 	done
 	set_scheduler "$disk" cfq
 	wb=$(awk '{ print $2 }' $out.cfq)
-	desc="$name: beside a buffered writer the reader keeps 80 % under cfq"
-	if [ -n "$todo" ]; then
-		tap_check_todo "$todo" "$desc" ratio_at_least "$wb" "${ref% *}" 0.8
-	else
-		tap_check_timing "$desc" ratio_at_least "$wb" "${ref% *}" 0.8
-	fi
+	tap_check_timing "$name: beside a buffered writer the reader keeps 80 % under cfq" \
+		ratio_at_least "$wb" "${ref% *}" 0.8
 }
 
 disk=t47
 tap_cfq_nullb $disk
-# Known gap: on the depth-1 null_blk cfq's reader keeps 0.63 of its
-# bytes beside the writer, where bfq's and mq-deadline's keep 0.93-0.94
-# of cfq's reference (docs/STATUS.md); reported as a TODO until fixed.
-disk_case "null_blk" /dev/$disk "issue 10: a reader beside writeback on a depth-1 disk"
+disk_case "null_blk" /dev/$disk
 nullb_remove $disk
 
 tap_check "virtio disk /dev/vda" test -b /dev/vda
