@@ -97,7 +97,7 @@ int cmd_apply(int argc, char **argv)
 	char *why = NULL;
 	int c, status, err;
 
-	while ((c = getopt_long(argc, argv, "+nvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":nvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			dry_run = true;
@@ -109,7 +109,7 @@ int cmd_apply(int argc, char **argv)
 			usage();
 			return BT_EXIT_OK;
 		default:
-			return bt_option_error("apply", argv);
+			return bt_option_error("apply", c, argv, longopts);
 		}
 	}
 	if (argc - optind != 1)

@@ -30,7 +30,8 @@ int cmd_attach(int argc, char **argv)
 	char *path, *why = NULL;
 	int status, err = 0;
 
-	if (bt_parse_help_only("attach", argc, argv, usage, &status))
+	if (bt_parse_help_only("attach", argc, argv, false, usage,
+			       &status))
 		return status;
 	if (argc - optind < 2)
 		return bt_usage_error("attach", "need a group and at least one "

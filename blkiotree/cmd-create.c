@@ -44,7 +44,7 @@ int cmd_create(int argc, char **argv)
 	char **paths, *why = NULL;
 	int c, npaths, status, err = 0;
 
-	while ((c = getopt_long(argc, argv, "+w:Hh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":w:Hh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			weight = optarg;
@@ -56,7 +56,7 @@ int cmd_create(int argc, char **argv)
 			usage();
 			return BT_EXIT_OK;
 		default:
-			return bt_option_error("create", argv);
+			return bt_option_error("create", c, argv, longopts);
 		}
 	}
 	if (optind >= argc)

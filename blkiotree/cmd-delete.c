@@ -34,7 +34,7 @@ int cmd_delete(int argc, char **argv)
 	char *why = NULL;
 	int c, status, err = 0;
 
-	while ((c = getopt_long(argc, argv, "+rh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":rh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			recursive = true;
@@ -43,7 +43,7 @@ int cmd_delete(int argc, char **argv)
 			usage();
 			return BT_EXIT_OK;
 		default:
-			return bt_option_error("delete", argv);
+			return bt_option_error("delete", c, argv, longopts);
 		}
 	}
 	if (optind >= argc)

@@ -16,9 +16,10 @@
 static void usage(void)
 {
 	fputs("Usage:\n"
-	      " blkiotree exec GROUP -- COMMAND [ARG...]\n"
+	      " blkiotree exec [options] GROUP [--] COMMAND [ARG...]\n"
 	      "\n"
-	      "Run a command in a blkio group.\n"
+	      "Run a command in a blkio group.  Options come before GROUP;\n"
+	      "everything after it is the command and its arguments.\n"
 	      "\n"
 	      "Options:\n"
 	      " -h, --help  display this help\n"
@@ -35,7 +36,7 @@ int cmd_exec(int argc, char **argv)
 	char **command;
 	int status, err;
 
-	if (bt_parse_help_only("exec", argc, argv, usage, &status))
+	if (bt_parse_help_only("exec", argc, argv, true, usage, &status))
 		return status;
 	if (optind >= argc)
 		return bt_usage_error("exec", "no group given");

@@ -128,7 +128,7 @@ int cmd_show(int argc, char **argv)
 	bool busy = false;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "+d:p:bJrnih", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:p:bJrnih", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			device = optarg;
@@ -167,7 +167,7 @@ int cmd_show(int argc, char **argv)
 			return BT_EXIT_OK;
 		default:
 			free(pids);
-			return bt_option_error("show", argv);
+			return bt_option_error("show", c, argv, longopts);
 		}
 	}
 	if (argc - optind > 1) {

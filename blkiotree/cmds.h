@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct option;
+
 enum {
 	BT_EXIT_OK = 0,
 	BT_EXIT_FAILURE = 1,	/* a system error; see the message */
@@ -23,17 +25,25 @@ void bt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* For a bad command line: the error, then a pointer to --help. */
 int bt_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* For getopt_long() returning '?' (opterr is 0). */
-int bt_option_error(const char *cmd, char **argv);
+/*
+ * For getopt_long() returning ':' or '?' as @c (every optstring starts
+ * with ':', which also keeps getopt quiet): one line that names the bad
+ * option in getopt's own words and points to --help.  @longopts are the
+ * ones getopt_long() was given; each one's value is its short option.
+ */
+int bt_option_error(const char *cmd, int c, char **argv,
+		    const struct option *longopts);
 /*
  * The option parsing of a command whose only option is -h/--help, kept in
  * one place so that all such commands answer --help and a bad option
- * alike.  Returns true when the command is done, with *status its exit
- * status (@usage printed, or the option error); false when its arguments
- * start at argv[optind].
+ * alike.  Options may come anywhere among the operands, unless
+ * @stop_at_operand: then they end at the first operand (exec, whose
+ * command follows its group).  Returns true when the command is done,
+ * with *status its exit status (@usage printed, or the option error);
+ * false when its operands start at argv[optind].
  */
 bool bt_parse_help_only(const char *cmd, int argc, char **argv,
-			void (*usage)(void), int *status);
+			bool stop_at_operand, void (*usage)(void), int *status);
 void bt_print_version(void);
 
 int cmd_create(int argc, char **argv);

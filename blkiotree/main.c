@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "strutil.h"
 
 static const struct {
 	const char *name;
@@ -51,27 +52,91 @@ int bt_usage_error(const char *cmd, const char *fmt, ...)
 	return BT_EXIT_USAGE;
 }
 
-int bt_option_error(const char *cmd, char **argv)
+/*
+ * The long option of @longopts whose short form is @val, for the errors
+ * that getopt_long() reports by the option's value alone.
+ */
+static const struct option *long_option_of(const struct option *longopts,
+					   int val)
 {
-	const char *arg = argv[optind - 1];
+	for (; longopts && longopts->name; longopts++)
+		if (longopts->val == val)
+			return longopts;
+	return NULL;
+}
 
-	if (optopt && optopt != '?' && optopt < 256 && arg[0] == '-' &&
-	    arg[1] != '-')
-		return bt_usage_error(cmd, "invalid option or missing argument "
-				      "for -%c", optopt);
-	return bt_usage_error(cmd, "invalid option or missing argument: %s",
-			      arg);
+/* The long options that "--@typed" (up to any '=') abbreviates. */
+static size_t long_option_matches(const struct option *longopts,
+				  const char *typed, char **names)
+{
+	size_t len = strcspn(typed, "="), n = 0;
+
+	*names = xstrdup("");
+	for (; longopts && longopts->name; longopts++) {
+		char *more;
+
+		if (strncmp(longopts->name, typed, len))
+			continue;
+		more = xasprintf("%s '--%s'", *names, longopts->name);
+		free(*names);
+		*names = more;
+		n++;
+	}
+	return n;
+}
+
+int bt_option_error(const char *cmd, int c, char **argv,
+		    const struct option *longopts)
+{
+	/*
+	 * A short option is named by optopt.  Every other error has
+	 * consumed the word that holds the option (only a short one can
+	 * sit inside a word, "-xH"), so argv[optind - 1] is that word.
+	 */
+	const char *word = argv[optind - 1];
+	const struct option *known = long_option_of(longopts, optopt);
+	char *names;
+	int status;
+
+	if (c == ':' && !strncmp(word, "--", 2))
+		return bt_usage_error(cmd, "option '--%s' requires an argument",
+				      known->name);
+	if (c == ':')
+		return bt_usage_error(cmd, "option requires an argument -- "
+				      "'%c'", optopt);
+	/*
+	 * '?' with optopt set: a short option getopt does not know, or a
+	 * long option given a value it does not take; only the latter is
+	 * one getopt knows.
+	 */
+	if (optopt && known)
+		return bt_usage_error(cmd, "option '--%s' doesn't allow an "
+				      "argument", known->name);
+	if (optopt)
+		return bt_usage_error(cmd, "invalid option -- '%c'", optopt);
+	if (long_option_matches(longopts, word + 2, &names) > 1)
+		status = bt_usage_error(cmd, "option '%.*s' is ambiguous; "
+					"possibilities:%s",
+					(int)strcspn(word, "="), word, names);
+	else
+		status = bt_usage_error(cmd, "unrecognized option '%s'", word);
+	free(names);
+	return status;
 }
 
 bool bt_parse_help_only(const char *cmd, int argc, char **argv,
-			void (*usage)(void), int *status)
+			bool stop_at_operand, void (*usage)(void), int *status)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int c;
 
-	switch (getopt_long(argc, argv, "+h", longopts, NULL)) {
+	/* -h is the only option, so the first option found settles it */
+	c = getopt_long(argc, argv, stop_at_operand ? "+:h" : ":h", longopts,
+			NULL);
+	switch (c) {
 	case -1:
 		return false;
 	case 'h':
@@ -79,7 +144,7 @@ bool bt_parse_help_only(const char *cmd, int argc, char **argv,
 		*status = BT_EXIT_OK;
 		return true;
 	default:
-		*status = bt_option_error(cmd, argv);
+		*status = bt_option_error(cmd, c, argv, longopts);
 		return true;
 	}
 }
@@ -121,7 +186,7 @@ static void usage(void)
 	      " show [options] [GROUP]                      show the effective scheduling tree\n"
 	      " delete [-r] GROUP...                        delete groups\n"
 	      " attach GROUP PID...                         move processes into a group\n"
-	      " exec GROUP -- COMMAND [ARG...]              run a command in a group\n"
+	      " exec GROUP [--] COMMAND [ARG...]            run a command in a group\n"
 	      " apply [-n] [-v] FILE                        build a whole tree described in JSON\n"
 	      "\n"
 	      "Options:\n"
@@ -142,9 +207,8 @@ int main(int argc, char **argv)
 	int c;
 
 	setlocale(LC_ALL, "");
-	opterr = 0;	/* one line of our own for every error */
 	/* "+": options after the command name belong to the command */
-	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage();
@@ -153,7 +217,7 @@ int main(int argc, char **argv)
 			bt_print_version();
 			return BT_EXIT_OK;
 		default:
-			return bt_option_error(NULL, argv);
+			return bt_option_error(NULL, c, argv, longopts);
 		}
 	}
 	if (optind >= argc)

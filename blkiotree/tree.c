@@ -400,19 +400,58 @@ static bool has_task(const struct bt_entity *entity)
 	return false;
 }
 
-/* With @busy_only, an entity with no task below it is idle and gets 0. */
+static bool is_busy(const struct bt_entity *entity, bool busy_only)
+{
+	return !busy_only || has_task(entity);
+}
+
+/*
+ * The class an entity is served in, inside the group it sits in: a task's
+ * I/O class (none is best effort, as CFQ takes it), and best effort for a
+ * child group, which sits on its parent's BE service tree
+ * (kernel-patches/0006).  The enum's order is CFQ's order of service.
+ */
+static enum bt_ioclass entity_class(const struct bt_entity *entity)
+{
+	if (entity->type == BT_ENTITY_TASK &&
+	    entity->task->ioclass != BT_IOCLASS_NONE)
+		return entity->task->ioclass;
+	return BT_IOCLASS_BE;
+}
+
+/* Does @entity get part of its parent's share while @served is served? */
+static bool is_served(const struct bt_entity *entity, enum bt_ioclass served,
+		      bool busy_only)
+{
+	return entity_class(entity) == served && is_busy(entity, busy_only);
+}
+
+/*
+ * CFQ serves a group's busy RT entities first, its BE entities only when
+ * no RT one waits, and IDLE ones only when nothing else does; within the
+ * class it serves, entities share by weight.  So of an entity's share the
+ * busy children of its highest busy class get all, by weight, and the
+ * others nothing.  The pivot tree holds groups only, which share by weight.
+ * With @busy_only, an entity with no task below it is idle and gets 0.
+ */
 static void assign_shares(struct bt_entity *entity, bool busy_only)
 {
+	enum bt_ioclass served = BT_IOCLASS_IDLE;
 	unsigned long total = 0;
 
+	for (size_t i = 0; i < entity->nchildren; i++) {
+		enum bt_ioclass class = entity_class(entity->children[i]);
+
+		if (class < served && is_busy(entity->children[i], busy_only))
+			served = class;
+	}
 	for (size_t i = 0; i < entity->nchildren; i++)
-		if (!busy_only || has_task(entity->children[i]))
+		if (is_served(entity->children[i], served, busy_only))
 			total += entity->children[i]->weight;
 	for (size_t i = 0; i < entity->nchildren; i++) {
 		struct bt_entity *child = entity->children[i];
-		bool busy = !busy_only || has_task(child);
 
-		child->share = total && busy ?
+		child->share = total && is_served(child, served, busy_only) ?
 			entity->share * child->weight / total : 0.0;
 		assign_shares(child, busy_only);
 	}

@@ -16,7 +16,10 @@
  * use_hierarchy=1, else on the pivot; the root group is always on the
  * pivot; tasks sit under their own group.  Each entity carries its weight
  * and its expected share of the device when every entity is busy: at each
- * level weight / sum of the siblings' weights, times the parent's share.
+ * level weight / sum of the siblings' weights, times the parent's share;
+ * but in a group, as CFQ serves its RT queues first and its IDLE queues
+ * only when nothing else waits, the siblings of the highest busy class
+ * (child groups count as BE) split the share and the others get 0.
  *
  * Nothing in this file touches the system, so the arithmetic is tested
  * with no cgroup mounted.

@@ -1,7 +1,13 @@
 #!/bin/sh
 # The command line before any cgroup is touched: help, version, and bad
-# input refused with one line on stderr and exit status 2.
+# input refused with one line on stderr and exit status 2.  The host may
+# have a real blkio hierarchy mounted, so no command line here may reach
+# it: each one is refused or answered before blkiotree opens the hierarchy,
+# and the ones that test where options may go name the invalid group
+# a/.. so that even a parser that took an option for a group would stop.
 set -u
+# options anywhere among the operands is GNU getopt's default order
+unset POSIXLY_CORRECT
 n=0
 fails=0
 tmp=$(mktemp -d)
@@ -26,6 +32,13 @@ expect() { # description, status, stderr-part, command...
 		fails=$((fails + 1))
 	fi
 }
+expect_help() { # description, command words...
+	desc=$1; shift
+	expect "$desc" 0 "" "$@"
+	grep -q "^ blkiotree $1 " "$tmp/out" &&
+		echo "ok $((n += 1)) - $desc: $1's usage" ||
+		{ echo "not ok $((n += 1)) - $desc: $1's usage"; fails=$((fails + 1)); }
+}
 
 expect "--help" 0 "" --help
 grep -q '^Usage:' "$tmp/out" && echo "ok $((n += 1)) - --help prints usage" ||
@@ -38,9 +51,37 @@ for cmd in create set show delete attach exec apply; do
 done
 expect "no command" 2 "blkiotree: no command given" 
 expect "unknown command" 2 "blkiotree: unknown command 'frob'" frob
-expect "unknown option" 2 "blkiotree: invalid option" --frob
-expect "unknown command option" 2 "blkiotree: show: invalid option" show --frob
-expect "missing option argument" 2 "blkiotree: create: invalid option or missing argument for -w" create -w
+expect "unknown option" 2 "blkiotree: unrecognized option '--frob' (try 'blkiotree --help')" --frob
+expect "unknown short option" 2 "blkiotree: invalid option -- 'x' (try 'blkiotree --help')" -x
+expect "unknown command option" 2 "blkiotree: show: unrecognized option '--frob' (try 'blkiotree show --help')" show --frob
+expect "missing option argument" 2 "blkiotree: create: option requires an argument -- 'w'" create -w
+expect "missing long option argument" 2 "blkiotree: create: option '--weight' requires an argument" create --weight
+expect "argument to a flag" 2 "blkiotree: delete: option '--recursive' doesn't allow an argument" delete --recursive=yes a/..
+expect "ambiguous abbreviation" 2 "blkiotree: create: option '--h' is ambiguous; possibilities: '--hierarchy' '--help'" create --h a/..
+expect "the bad option of a cluster" 2 "blkiotree: create: invalid option -- 'x'" create -xH g
+expect "the bad option ending a cluster" 2 "blkiotree: create: invalid option -- 'x'" create -Hx g
+
+# Options before, between and after the operands, as util-linux reads them.
+expect "main options stop at the command" 2 "blkiotree: show: invalid option -- 'V'" show -V
+expect "no main option after the command" 2 "blkiotree: unknown command 'frob'" frob --help
+expect_help "create: options after a group" create a/.. -w 100 -H --help
+expect "create: bad option after a group" 2 "blkiotree: create: invalid option -- 'x'" create a/.. -x
+expect "create: missing argument after a group" 2 "blkiotree: create: option requires an argument -- 'w'" create g a/.. -w
+expect "create: -- ends the options" 2 "blkiotree: create: a/..: " create -- a/.. -x
+expect_help "set: options after the values" set a/.. weight=5 --help
+expect "set: bad option after the values" 2 "blkiotree: set: invalid option -- 'x'" set a/.. weight=5 -x
+expect_help "show: options after the group" show a/.. -J -r -n -i -b -d 8:0 -p 1 --help
+expect "show: --json after the group is no second group" 2 "blkiotree: show: a/..: " show a/.. --json
+expect "show: option argument after the group" 2 "blkiotree: show: --device sda: expected MAJ:MIN" show a/.. -d sda
+expect_help "delete: options after the groups" delete a/.. -r --help
+expect "delete: -r after a group is no group" 2 "blkiotree: delete: invalid option -- 'x'" delete a/.. -r -x
+expect_help "attach: options after the pids" attach a/.. 1 --help
+expect "attach: bad option after the pids" 2 "blkiotree: attach: unrecognized option '--pid'" attach a/.. 1 --pid
+expect_help "apply: options after the file" apply a -n -v --help
+expect_help "exec: options before the group" exec -h a/.. true
+expect "exec: bad option before the group" 2 "blkiotree: exec: invalid option -- 'x'" exec -x a/.. true
+expect "exec: the command's options are its own" 2 "blkiotree: exec: a/..: " exec a/.. --help
+expect "exec: -- before the command" 2 "blkiotree: exec: a/..: " exec a/.. -- -x
 expect "create without group" 2 "blkiotree: create: no group given" create
 expect "create .." 2 "blkiotree: create: a/../b:" create a/../b
 expect "set without =" 2 "blkiotree: set: weight: expected KEY=VALUE" set g weight
@@ -55,6 +96,7 @@ expect "apply two files" 2 "blkiotree: apply: expected one FILE" apply a b
 expect "apply missing file" 2 "blkiotree: apply $tmp/none: No such file" apply "$tmp/none"
 printf '{ "groups": [ { "name": "a", "wieght": 5 } ] }' >"$tmp/typo.json"
 expect "apply misspelt key" 2 "unknown key \"wieght\"" apply "$tmp/typo.json"
+expect "apply: -n after the file" 2 "unknown key \"wieght\"" apply "$tmp/typo.json" -n -v
 printf '{ "groups": [ ' >"$tmp/cut.json"
 expect "apply truncated file" 2 "ends too early" apply "$tmp/cut.json"
 printf '{ "weight": 500 }' | { "$BLKIOTREE" apply -n --frob - 2>"$tmp/err"; echo $? >"$tmp/rc"; }

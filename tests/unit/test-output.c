@@ -202,6 +202,77 @@ static void test_focus(struct bt_show *show, const struct bt_tree *tree)
 	free(text);
 }
 
+/* A task with an ionice setting: @ioclass at @level. */
+static struct bt_task ioprio_task(pid_t pid, const char *comm,
+				  enum bt_ioclass ioclass, unsigned level)
+{
+	struct bt_task t = { .pid = pid };
+
+	snprintf(t.comm, sizeof(t.comm), "%s", comm);
+	bt_ioprio_resolve((ioclass << 13) | level, 0, 0, &t);
+	return t;
+}
+
+/*
+ * RT and IDLE tasks, flat: Root 1000, batch 500, db 500 -> 50 / 25 / 25;
+ * in db the rt/4 reader gets all of db's 25 %, the be/4 one 0; in batch
+ * the be/4 reader gets all, the idle one 0.  The table and the JSON
+ * document give the same shares, worked out here by hand.
+ */
+static void test_classes(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *batch = bt_group_add(tree->root, "batch");
+	struct bt_group *db = bt_group_add(tree->root, "db");
+	struct bt_task scan = ioprio_task(310, "scan", BT_IOCLASS_BE, 4);
+	struct bt_task idler = ioprio_task(311, "idler", BT_IOCLASS_IDLE, 0);
+	struct bt_task rtread = ioprio_task(320, "rtread", BT_IOCLASS_RT, 4);
+	struct bt_task bulk = ioprio_task(321, "bulk", BT_IOCLASS_BE, 4);
+	struct bt_show show = { .mount = "/cg", .cfq_policy = true };
+	struct bt_show_format table = { .ascii = true, .noheadings = true };
+	struct bt_show_format json = { .json = true };
+	struct json_object *doc, *tree_json;
+	struct bt_entity *sched;
+	char *text;
+
+	bt_group_add_task(batch, &scan);
+	bt_group_add_task(batch, &idler);
+	bt_group_add_task(db, &rtread);
+	bt_group_add_task(db, &bulk);
+	sched = bt_sched_build(tree, false, 0, 0);
+	show.sched = sched;
+
+	text = render(&show, &table);
+	is_str(text,
+	       "pivot pivot 100.00%\n"
+	       "|-/ group 1000 50.00% 0\n"
+	       "|-/batch group 500 25.00% 0\n"
+	       "| |-scan task 310 484 25.00% be/4\n"
+	       "| `-idler task 311 100 0.00% idle/7\n"
+	       "`-/db group 500 25.00% 0\n"
+	       " |-rtread task 320 484 25.00% rt/4\n"
+	       " `-bulk task 321 484 0.00% be/4\n",
+	       "classes: RT before BE before IDLE in the table");
+	free(text);
+
+	text = render(&show, &json);
+	doc = json_tokener_parse(text);
+	tree_json = at(doc, "tree");
+	is_entity(kid(tree_json, 0), "/", 50, "classes: root");
+	is_entity(kid(tree_json, 1), "/batch", 25, "classes: batch");
+	is_entity(kid(kid(tree_json, 1), 0), "scan", 25, "classes: be/4 scan");
+	is_entity(kid(kid(tree_json, 1), 1), "idler", 0, "classes: idle idler");
+	is_entity(kid(tree_json, 2), "/db", 25, "classes: db");
+	is_entity(kid(kid(tree_json, 2), 0), "rtread", 25, "classes: rt/4 rtread");
+	is_entity(kid(kid(tree_json, 2), 1), "bulk", 0, "classes: be/4 bulk");
+	is_str(json_object_get_string(at(at(kid(kid(tree_json, 2), 0), "ioprio"),
+					 "class")), "rt", "classes: json rt class");
+	json_object_put(doc);
+	free(text);
+	bt_sched_free(sched);
+	bt_tree_free(tree);
+}
+
 int main(void)
 {
 	struct bt_tree *tree = seed_tree();
@@ -219,6 +290,7 @@ int main(void)
 	test_json(&show);
 	test_kernel_tree(&show);
 	test_focus(&show, tree);
+	test_classes();
 	bt_sched_free(sched);
 	bt_tree_free(tree);
 	return tap_done();

@@ -19,6 +19,17 @@ static struct bt_task task(pid_t pid, const char *comm, int nice)
 	return t;
 }
 
+/* A task with an ionice setting: @ioclass at @level. */
+static struct bt_task task_ioprio(pid_t pid, const char *comm,
+				  enum bt_ioclass ioclass, unsigned level)
+{
+	struct bt_task t = { .pid = pid };
+
+	snprintf(t.comm, sizeof(t.comm), "%s", comm);
+	bt_ioprio_resolve((ioclass << 13) | level, 0, 0, &t);
+	return t;
+}
+
 /*
  *        Root
  *      /  |   \
@@ -275,6 +286,155 @@ static void test_only_tasks_busy(void)
 	bt_tree_free(tree);
 }
 
+/*
+ * I/O classes (CFQ serves a group's RT entities first, BE ones when no RT
+ * one waits, IDLE ones when nothing else does), flat: Root 1000, batch
+ * 500, db 500 and scrub 1000 on the pivot, by weight whatever their
+ * tasks' classes -> 33.33 / 16.67 / 16.67 / 33.33 %.
+ *   db: an rt/4 and a be/4 reader -> the RT one all of db, the BE one 0;
+ *   batch: be/4 and idle -> BE all of batch, IDLE 0;
+ *   Root: rt/0 (1000), rt/7 (100) and be/0 -> 1000/1100 and 100/1100 of
+ *   Root, the BE one 0 however high its level;
+ *   scrub: two idle tasks and nothing else -> half of scrub each.
+ */
+static void test_classes_flat(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *db = bt_group_add(tree->root, "db");
+	struct bt_group *batch = bt_group_add(tree->root, "batch");
+	struct bt_group *scrub = bt_group_add(tree->root, "scrub");
+	struct bt_task rt4 = task_ioprio(10, "rt4", BT_IOCLASS_RT, 4);
+	struct bt_task be4 = task_ioprio(11, "be4", BT_IOCLASS_BE, 4);
+	struct bt_task be = task(20, "be", 0);
+	struct bt_task idle = task_ioprio(21, "idle", BT_IOCLASS_IDLE, 0);
+	struct bt_task rt0 = task_ioprio(30, "rt0", BT_IOCLASS_RT, 0);
+	struct bt_task rt7 = task_ioprio(31, "rt7", BT_IOCLASS_RT, 7);
+	struct bt_task be0 = task_ioprio(32, "be0", BT_IOCLASS_BE, 0);
+	struct bt_task idle1 = task_ioprio(40, "idle1", BT_IOCLASS_IDLE, 0);
+	struct bt_task idle2 = task_ioprio(41, "idle2", BT_IOCLASS_IDLE, 0);
+	struct bt_entity *pivot;
+	const struct bt_entity *e;
+
+	scrub->weight = 1000;
+	bt_group_add_task(db, &rt4);
+	bt_group_add_task(db, &be4);
+	bt_group_add_task(batch, &be);
+	bt_group_add_task(batch, &idle);
+	bt_group_add_task(tree->root, &rt0);
+	bt_group_add_task(tree->root, &rt7);
+	bt_group_add_task(tree->root, &be0);
+	bt_group_add_task(scrub, &idle1);
+	bt_group_add_task(scrub, &idle2);
+	pivot = bt_sched_build(tree, false, 0, 0);
+
+	/* pivot: Root 1000, batch 500, db 500, scrub 1000 of 3000 */
+	e = bt_sched_find_group(pivot, db);
+	is_share(e->share, 100.0 * 500 / 3000, "classes: db by weight, RT or not");
+	is_str(label(child(e, 0)), "rt4", "classes: db's rt/4 task");
+	is_share(child(e, 0)->share, 100.0 * 500 / 3000,
+		 "classes: rt/4 gets all of db");
+	is_share(child(e, 1)->share, 0.0, "classes: be/4 beside rt/4 gets 0");
+	e = bt_sched_find_group(pivot, batch);
+	is_share(child(e, 0)->share, e->share, "classes: be gets all of batch");
+	is_int(child(e, 1)->weight, 100, "classes: idle at level 7's weight");
+	is_share(child(e, 1)->share, 0.0, "classes: idle beside be gets 0");
+	e = bt_sched_find_group(pivot, tree->root);
+	is_share(child(e, 0)->share, 100.0 * 1000 / 3000 * 1000 / 1100,
+		 "classes: rt/0 1000/1100 of Root");
+	is_share(child(e, 1)->share, 100.0 * 1000 / 3000 * 100 / 1100,
+		 "classes: rt/7 100/1100 of Root");
+	is_share(child(e, 2)->share, 0.0, "classes: be/0 beside rt gets 0");
+	e = bt_sched_find_group(pivot, scrub);
+	is_share(child(e, 0)->share, 100.0 * 1000 / 3000 / 2,
+		 "classes: idle alone splits its group's share");
+	is_share(child(e, 1)->share, 100.0 * 1000 / 3000 / 2,
+		 "classes: so does the other idle task");
+	bt_sched_free(pivot);
+	bt_tree_free(tree);
+}
+
+/*
+ * Hierarchical: a child group sits on its parent's BE tree.  Root
+ * (use_hierarchy=1) holds an rt/4 task, a be/4 task, an idle task and
+ * group web with a be/4 task: the RT task gets Root's 100 %, web and its
+ * task 0.  Without the RT task web 500 and be/4 484 split Root and the
+ * idle task still gets 0: web counts as BE.  With --busy and web's task
+ * gone, web is idle and so the idle task beside it is served.
+ */
+static void test_classes_hierarchical(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *web;
+	struct bt_task rt = task_ioprio(10, "rt", BT_IOCLASS_RT, 4);
+	struct bt_task be = task(11, "be", 0);
+	struct bt_task idle = task_ioprio(12, "idle", BT_IOCLASS_IDLE, 0);
+	struct bt_task webbe = task(20, "webbe", 0);
+	struct bt_task out;
+	struct bt_entity *pivot;
+	const struct bt_entity *root, *e;
+
+	tree->root->use_hierarchy = 1;
+	web = bt_group_add(tree->root, "web");
+	bt_group_add_task(tree->root, &rt);
+	bt_group_add_task(tree->root, &be);
+	bt_group_add_task(tree->root, &idle);
+	bt_group_add_task(web, &webbe);
+	pivot = bt_sched_build(tree, false, 0, 0);
+	root = child(pivot, 0);
+	e = bt_sched_find_group(pivot, web);
+	is_str(label(child(root, 1)), "rt", "hier classes: rt under Root");
+	is_share(child(root, 1)->share, 100.0, "hier classes: rt gets Root's 100%%");
+	is_share(e->share, 0.0, "hier classes: web beside rt gets 0");
+	is_share(child(e, 0)->share, 0.0, "hier classes: web's task gets 0");
+	is_share(child(root, 2)->share, 0.0, "hier classes: be beside rt gets 0");
+	is_share(child(root, 3)->share, 0.0, "hier classes: idle gets 0");
+	bt_sched_free(pivot);
+
+	bt_group_take_task(tree->root, 10, &out);
+	pivot = bt_sched_build(tree, false, 0, 0);
+	root = child(pivot, 0);
+	e = bt_sched_find_group(pivot, web);
+	is_share(e->share, 100.0 * 500 / 984, "hier classes: web 500/984 of Root");
+	is_share(child(e, 0)->share, 100.0 * 500 / 984,
+		 "hier classes: web's task gets all of web");
+	is_share(child(root, 1)->share, 100.0 * 484 / 984,
+		 "hier classes: be 484/984 of Root");
+	is_share(child(root, 2)->share, 0.0,
+		 "hier classes: idle beside a child group gets 0");
+	bt_sched_free(pivot);
+
+	bt_group_take_task(tree->root, 11, &out);
+	bt_group_take_task(web, 20, &out);
+	pivot = bt_sched_build(tree, false, 0, 0);
+	root = child(pivot, 0);
+	is_share(child(root, 1)->share, 0.0,
+		 "hier classes: idle beside an empty group, all busy: 0");
+	bt_sched_only_tasks_busy(pivot);
+	is_share(bt_sched_find_group(pivot, web)->share, 0.0,
+		 "hier classes, busy only: web idle");
+	is_share(child(root, 1)->share, 100.0,
+		 "hier classes, busy only: idle served when nothing else waits");
+	bt_sched_free(pivot);
+	bt_tree_free(tree);
+}
+
+/* A task read without details (no class) competes as best effort. */
+static void test_class_unknown(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_task unknown = { .pid = 1, .level = 4 };
+	struct bt_task idle = task_ioprio(2, "idle", BT_IOCLASS_IDLE, 0);
+	struct bt_entity *pivot;
+
+	bt_group_add_task(tree->root, &unknown);
+	bt_group_add_task(tree->root, &idle);
+	pivot = bt_sched_build(tree, false, 0, 0);
+	is_share(child(child(pivot, 0), 0)->share, 100.0,
+		 "no class: served before idle, as best effort");
+	bt_sched_free(pivot);
+	bt_tree_free(tree);
+}
+
 int main(void)
 {
 	test_flat();
@@ -284,5 +444,8 @@ int main(void)
 	test_weights();
 	test_device_weights();
 	test_model();
+	test_classes_flat();
+	test_classes_hierarchical();
+	test_class_unknown();
 	return tap_done();
 }
