@@ -5,13 +5,15 @@
 #     --flavor F       kernel flavor (normal, debug); default normal
 #     --mode M         test (default), demo or shell
 #     --tests A,B      guest tests to run (names without .sh); default all
+#                      of the tests folder's [0-9]*.sh, in name order
 #     --tests-dir DIR  folder of guest tests; default tests/guest
 #     --destdir DIR    `make install DESTDIR=` tree to put in the guest
 #     --out DIR        where logs land; default $LAB_OUT/FLAVOR
 #
-# In test mode it writes OUT/console.log (everything the guest printed),
-# OUT/results.log (the tests' TAP, framed per test, then the kernel log),
-# OUT/dmesg.log, and prints a count of the results (see
+# In test mode it writes OUT/expected-tests (the tests the guest is
+# given), OUT/console.log (everything the guest printed), OUT/results.log
+# (the tests' TAP, framed per test, then the kernel log), OUT/dmesg.log,
+# and prints a count of the results (see
 # tests/tap-summary.awk) including one check that the kernel log has no
 # BUG/WARNING/lockdep/KASAN/hung-task report.  Exit status 0 only when
 # everything passed.
@@ -44,8 +46,15 @@ for knob in BENCH_ROUNDS BENCH_RUNTIME; do
 	[[ $value =~ ^[0-9]+$ ]] || lab_die "$knob must be a whole number, not '$value'"
 	bench_knobs="$bench_knobs lab.$knob=$value"
 done
+# The guest runs exactly the list it is given, and qemu/verdict.sh fails
+# every test of it that did not run: one list, made here.
+if [ -z "$tests" ]; then
+	tests=$(find "$tests_dir" -maxdepth 1 -name '[0-9]*.sh' -printf '%f\n' |
+		LC_ALL=C sort | sed 's/\.sh$//' | paste -sd, -) ||
+		lab_die "no guest tests folder $tests_dir"
+fi
 mkdir -p "$out"
-rm -f "$out"/{console,results,dmesg}.log
+rm -f "$out"/{console,results,dmesg}.log "$out/expected-tests"
 
 kernel=$("$here/kernel.sh" image "$flavor")
 [ -f "$kernel" ] || lab_die "no $flavor kernel at $kernel (qemu/kernel.sh build $flavor)"
@@ -102,7 +111,7 @@ shell | demo)
 	exec qemu-system-x86_64 "${machine[@]}" -serial mon:stdio -serial null \
 		-append "$cmdline"
 	;;
-test) ;;
+test) tr ',' '\n' <<<"$tests" | grep . >"$out/expected-tests" || true ;;
 *) lab_die "run.sh: unknown mode $mode" ;;
 esac
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Judge one guest run:  qemu/verdict.sh FLAVOR OUTDIR
 # Reads OUTDIR/results.log (framed TAP, see tests/tap-summary.awk),
-# OUTDIR/dmesg.log and OUTDIR/console.log; prints one FAIL line per
-# failure and last "totals PASSED FAILED SKIPPED"; exits non-zero on any
-# failure.  Besides the tests' own checks it adds two: the guest reached
-# the end of its run, and the kernel log holds no splat.
+# OUTDIR/dmesg.log, OUTDIR/console.log and OUTDIR/expected-tests (the
+# tests the guest was given, one a line; qemu/run.sh writes it); prints
+# one FAIL line per failure and last "totals PASSED FAILED SKIPPED";
+# exits non-zero on any failure.  Besides the tests' own checks it adds
+# three: the guest reached the end of its run, every expected test
+# started, and the kernel log holds no splat.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -12,7 +14,11 @@ flavor=${1:?flavor} out=${2:?outdir}
 
 # The first line of every report a kernel bug, a lock-order problem, a
 # memory error, a leak, a hang or a stall prints (after the printk time).
-splat='^\[ *[0-9]+\.[0-9]+\] (BUG:|WARNING:|kernel BUG at|Oops|Kernel panic|general protection fault|Unable to handle|UBSAN:|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked for more than|INFO: rcu|rcu: INFO:|list_(add|del) corruption|kmemleak: .*new suspected memory leak)'
+# KASAN's reports start "BUG: KASAN:"; die()'s start with the trap's name
+# ("divide error: 0000 [#1] ..."); the lockup detectors' lines carry
+# their pr_fmt ("watchdog: ", "NMI watchdog: "); lockdep says "INFO:
+# trying to register non-static key" with no BUG or WARNING before it.
+splat='^\[ *[0-9]+\.[0-9]+\] (BUG:|WARNING:|kernel BUG at|Oops|Kernel panic|general protection fault|Unable to handle|UBSAN:|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked for more than|INFO: rcu|rcu: INFO:|list_(add|del) corruption|kmemleak: .*new suspected memory leak|divide error:|stack segment:|double fault:|watchdog: BUG: soft lockup|NMI watchdog: Watchdog detected hard LOCKUP|INFO: trying to register non-static key)'
 
 # KUnit suites built into the kernel ran at boot and printed KTAP to the
 # kernel log: each suite becomes one framed test, its cases its checks.
@@ -59,6 +65,20 @@ if grep -q '^=== end$' "$out/results.log"; then
 else
 	check fail "guest: did not finish its run (see $out/console.log):"
 	tail -n 15 "$out/console.log" | sed 's/^/    /'
+fi
+
+# A test the guest was given but never started (the guest died, or was
+# stopped, before reaching it) has no TAP of its own to fail.
+if [ ! -f "$out/expected-tests" ]; then
+	check fail "guest: no list of the tests it was given ($out/expected-tests)"
+else
+	not_run=0
+	while read -r name; do
+		grep -qxF "=== test $name" "$out/results.log" && continue
+		not_run=$((not_run + 1))
+		check fail "$name: did not run"
+	done <"$out/expected-tests"
+	[ "$not_run" -gt 0 ] || check ok
 fi
 
 splats=$(cat "$out/dmesg.log" "$out/console.log" 2>/dev/null | grep -aE "$splat" | sort -u)

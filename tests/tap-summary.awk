@@ -6,27 +6,40 @@
 # twelve of the failed check's diagnostics indented by four spaces, and,
 # last,
 #   totals PASSED FAILED SKIPPED
-# A test fails when it prints "not ok", when it runs fewer or more
-# checks than its plan, when it exits non-zero, or when it never
-# reports its exit (it hung or the guest died).
+# A test fails when it prints "not ok", when it prints no plan, when it
+# plans no checks ("1..0": a test that checks nothing proves nothing),
+# when it runs fewer or more checks than its plan, when it exits
+# non-zero, or when it never reports its exit (the guest died).
+# A test that skips all it is about either plans its checks and skips
+# each (tests/guest/lib.sh's tap_skip_rest) or prints TAP's whole-test
+# skip, "1..0 # SKIP reason", which counts as one skipped check.
 # Run with -v label=PREFIX to prefix the names.
 
 function finish_test(status) {
 	if (name == "")
 		return
-	if (status != 0 && status != "") {
+	if (status == 143) {
+		# Told apart from other statuses: the guest's /init runs each
+		# test under timeout(1), whose SIGTERM is how a hang ends.
+		failed++
+		printf "FAIL %s%s: killed by SIGTERM (status 143), as the guest's per-test timeout ends a test that hangs\n", label, name
+	} else if (status != 0 && status != "") {
 		failed++
 		printf "FAIL %s%s: exited with status %s\n", label, name, status
 	} else if (status == "") {
 		failed++
-		printf "FAIL %s%s: never finished (hung, or the guest died)\n", label, name
-	} else if (plan != "" && plan != count) {
+		printf "FAIL %s%s: never finished (the guest died or was stopped)\n", label, name
+	} else if (plan == "") {
+		failed++
+		printf "FAIL %s%s: printed no plan (ran %d checks)\n", label, name, count
+	} else if (plan == 0 && !skip_all) {
+		failed++
+		printf "FAIL %s%s: planned no checks (1..0; a test that skips all prints 1..0 # SKIP reason)\n", label, name
+	} else if (plan != count) {
 		failed++
 		printf "FAIL %s%s: planned %d checks, ran %d\n", label, name, plan, count
-	} else if (plan == "" && count == 0) {
-		failed++
-		printf "FAIL %s%s: printed no TAP result\n", label, name
-	}
+	} else if (skip_all)
+		skipped++
 	name = ""
 }
 
@@ -35,6 +48,7 @@ function finish_test(status) {
 	diags = 0
 	name = $3
 	plan = ""
+	skip_all = 0
 	count = 0
 	next
 }
@@ -54,6 +68,7 @@ name == "" { next }
 { diags = 0 }
 /^1\.\.[0-9]+/ {
 	plan = substr($1, 4) + 0
+	skip_all = plan == 0 && tolower($0) ~ /^1\.\.0[ \t]*#[ \t]*skip/
 	next
 }
 /^not ok/ {
