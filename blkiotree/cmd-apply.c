@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,12 @@ static void usage(void)
 	      "\n"
 	      "Create and set the groups described in a JSON file (- for standard\n"
 	      "input).  The whole description is checked before anything is written;\n"
-	      "groups it does not mention are left alone.\n"
+	      "groups it does not mention are left alone, unless --prune.\n"
 	      "\n"
 	      "Options:\n"
 	      " -n, --dry-run  print the steps that would be written, write nothing\n"
+	      "     --prune    also delete the groups below the described ones that\n"
+	      "                the file does not name, children first\n"
 	      " -v, --verbose  print each step as it is written\n"
 	      " -h, --help     display this help\n"
 	      "\n"
@@ -84,8 +87,11 @@ static struct bt_spec_group *load_spec(const char *file)
 
 int cmd_apply(int argc, char **argv)
 {
+	/* --prune deletes, so it has no short form to type by accident */
+	enum { OPT_PRUNE = CHAR_MAX + 1 };
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "prune", no_argument, NULL, OPT_PRUNE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -93,7 +99,7 @@ int cmd_apply(int argc, char **argv)
 	struct bt_spec_group *spec;
 	struct bt_session session;
 	struct bt_plan plan;
-	bool dry_run = false, verbose = false;
+	bool dry_run = false, verbose = false, prune = false;
 	char *why = NULL;
 	int c, status, err;
 
@@ -101,6 +107,9 @@ int cmd_apply(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			dry_run = true;
+			break;
+		case OPT_PRUNE:
+			prune = true;
 			break;
 		case 'v':
 			verbose = true;
@@ -124,7 +133,8 @@ int cmd_apply(int argc, char **argv)
 		return status;
 	}
 	bt_plan_init(&plan);
-	err = bt_plan_spec(&plan, session.tree, &session.env, spec, &why);
+	err = bt_plan_spec(&plan, session.tree, &session.env, spec, prune,
+			   &why);
 	if (err) {
 		bt_error("apply %s: %s", argv[optind], why);
 		status = bt_exit_for(err);

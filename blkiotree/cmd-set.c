@@ -53,9 +53,8 @@ int cmd_set(int argc, char **argv)
 		known = bt_key_parse(argv[i], &key);
 		*eq = '=';
 		if (!known)
-			return bt_usage_error("set", "%s: unknown key (weight, "
-					      "use_hierarchy, weight_device)",
-					      argv[i]);
+			return bt_usage_error("set", "%s: unknown key (%s)",
+					      argv[i], bt_key_list());
 	}
 	path = bt_path_normalize(argv[optind], &bad);
 	if (!path)

@@ -48,10 +48,12 @@ void bt_print_version(void);
 
 int cmd_create(int argc, char **argv);
 int cmd_set(int argc, char **argv);
+int cmd_get(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_delete(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

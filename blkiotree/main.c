@@ -21,11 +21,13 @@ static const struct {
 } commands[] = {
 	{ "create", cmd_create },
 	{ "set", cmd_set },
+	{ "get", cmd_get },
 	{ "show", cmd_show },
 	{ "delete", cmd_delete },
 	{ "attach", cmd_attach },
 	{ "exec", cmd_exec },
 	{ "apply", cmd_apply },
+	{ "export", cmd_export },
 };
 
 void bt_error(const char *fmt, ...)
@@ -183,11 +185,13 @@ static void usage(void)
 	      "Commands:\n"
 	      " create [--weight W] [--hierarchy] GROUP...  create groups and missing parents\n"
 	      " set GROUP KEY=VALUE...                      set weight, use_hierarchy, weight_device\n"
+	      " get GROUP KEY...                            print values alone, for scripts\n"
 	      " show [options] [GROUP]                      show the effective scheduling tree\n"
 	      " delete [-r] GROUP...                        delete groups\n"
 	      " attach GROUP PID...                         move processes into a group\n"
 	      " exec GROUP [--] COMMAND [ARG...]            run a command in a group\n"
-	      " apply [-n] [-v] FILE                        build a whole tree described in JSON\n"
+	      " apply [-n] [-v] [--prune] FILE              build a whole tree described in JSON\n"
+	      " export [GROUP]                              print the tree as a file for apply\n"
 	      "\n"
 	      "Options:\n"
 	      " -h, --help     display this help\n"

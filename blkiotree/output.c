@@ -355,3 +355,25 @@ void bt_output_warnings(FILE *err, const struct bt_show *show)
 				show->devices[i].name, check->diffs[j]);
 	}
 }
+
+int bt_output_key(FILE *out, const struct bt_group *group, enum bt_key key)
+{
+	int rc = 0;
+
+	switch (key) {
+	case BT_KEY_WEIGHT:
+		rc = fprintf(out, "%u\n", group->weight);
+		break;
+	case BT_KEY_USE_HIERARCHY:
+		rc = fprintf(out, "%d\n", group->use_hierarchy);
+		break;
+	case BT_KEY_WEIGHT_DEVICE:
+		for (size_t i = 0; i < group->ndevweights && rc >= 0; i++)
+			rc = fprintf(out, "%u:%u:%u\n",
+				     group->devweights[i].major,
+				     group->devweights[i].minor,
+				     group->devweights[i].weight);
+		break;
+	}
+	return rc < 0 ? -errno : 0;
+}

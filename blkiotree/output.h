@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "rules.h"
 #include "sysblock.h"
 #include "tree.h"
 
@@ -48,5 +49,12 @@ int bt_output_show(FILE *out, const struct bt_show *show,
  * model.
  */
 void bt_output_warnings(FILE *err, const struct bt_show *show);
+
+/*
+ * "get": the value of @key in @group alone, one per line, in the form
+ * "set" takes it back (weight_device as MAJ:MIN:W, one line per device,
+ * none when the group has no device weights).  Returns 0 or -errno.
+ */
+int bt_output_key(FILE *out, const struct bt_group *group, enum bt_key key);
 
 #endif

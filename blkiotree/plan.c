@@ -202,9 +202,80 @@ static int plan_spec_group(struct bt_plan *plan, struct bt_tree *tree,
 	return err;
 }
 
+/* Delete @group and everything below it, one group at a time, children first. */
+static int add_delete_subtree(struct bt_plan *plan, struct bt_tree *tree,
+			      const struct bt_env *env, struct bt_group *group,
+			      char **why)
+{
+	struct bt_op op = { .type = BT_OP_DELETE };
+	int err = 0;
+
+	/* each delete takes the child out of the model: [0] is the next */
+	while (!err && group->nchildren)
+		err = add_delete_subtree(plan, tree, env, group->children[0],
+					 why);
+	if (err)
+		return err;
+	op.path = group->path;
+	return bt_plan_add(plan, tree, env, &op, why);
+}
+
+/*
+ * Whether the file says all there is below @spec (see bt_plan_spec()):
+ * a group named only to reach its children is a path, not a description.
+ */
+static bool describes_children(const struct bt_spec_group *spec)
+{
+	return spec->has_weight || spec->has_use_hierarchy ||
+	       spec->nweight_device || !spec->nchildren;
+}
+
+static const struct bt_spec_group *spec_child(const struct bt_spec_group *spec,
+					      const char *name)
+{
+	for (size_t i = 0; i < spec->nchildren; i++)
+		if (!strcmp(spec->children[i].name, name))
+			return &spec->children[i];
+	return NULL;
+}
+
+/*
+ * The prune steps below @group, which @spec names; @pruning: an ancestor
+ * is described, so every unnamed group below it goes.
+ */
+static int plan_prune(struct bt_plan *plan, struct bt_tree *tree,
+		      const struct bt_env *env,
+		      const struct bt_spec_group *spec,
+		      struct bt_group *group, bool pruning, char **why)
+{
+	size_t i = 0;
+	int err = 0;
+
+	pruning = pruning || describes_children(spec);
+	while (!err && i < group->nchildren) {
+		struct bt_group *child = group->children[i];
+		const struct bt_spec_group *named = spec_child(spec, child->name);
+
+		if (named) {
+			err = plan_prune(plan, tree, env, named, child, pruning,
+					 why);
+		} else if (pruning) {
+			/* the next child moves up to [i] */
+			err = add_delete_subtree(plan, tree, env, child, why);
+			continue;
+		}
+		i++;
+	}
+	return err;
+}
+
 int bt_plan_spec(struct bt_plan *plan, struct bt_tree *tree,
 		 const struct bt_env *env, const struct bt_spec_group *spec,
-		 char **why)
+		 bool prune, char **why)
 {
-	return plan_spec_group(plan, tree, env, spec, "", why);
+	int err = plan_spec_group(plan, tree, env, spec, "", why);
+
+	if (!err && prune)
+		err = plan_prune(plan, tree, env, spec, tree->root, false, why);
+	return err;
 }

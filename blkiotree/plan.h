@@ -47,10 +47,16 @@ int bt_plan_create(struct bt_plan *plan, struct bt_tree *tree,
 /*
  * Steps for apply: the spec's groups in pre-order, each created if
  * missing and its use_hierarchy set before its children are created.
+ * With @prune, then the deletion of every group below a described spec
+ * group that the spec does not name, children first (deletes come last,
+ * as bt_session_commit() cannot undo them).  A spec group is described
+ * when it sets a value or has no child groups; one given by name only
+ * with child groups is just the path to them (as export writes the
+ * ancestors of a group), and its other children are left alone.
  */
 int bt_plan_spec(struct bt_plan *plan, struct bt_tree *tree,
 		 const struct bt_env *env, const struct bt_spec_group *spec,
-		 char **why);
+		 bool prune, char **why);
 
 void bt_op_free(struct bt_op *op);
 

@@ -34,6 +34,19 @@ const char *bt_key_name(enum bt_key key)
 	return key_names[key];
 }
 
+const char *bt_key_list(void)
+{
+	static char list[64];
+
+	/* built from key_names once, so a new key cannot be left out */
+	if (!*list)
+		for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]);
+		     i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", i ? ", " : "", key_names[i]);
+	return list;
+}
+
 const char *bt_key_file(enum bt_key key)
 {
 	switch (key) {

@@ -53,6 +53,8 @@ struct bt_env {
 /* "weight" -> BT_KEY_WEIGHT ...; false for an unknown key. */
 bool bt_key_parse(const char *name, enum bt_key *key);
 const char *bt_key_name(enum bt_key key);
+/* "weight, use_hierarchy, weight_device": the keys, for messages. */
+const char *bt_key_list(void);
 /* The kernel file a key writes, e.g. "blkio.weight". */
 const char *bt_key_file(enum bt_key key);
 

@@ -1,5 +1,6 @@
 /*
- * The apply spec parser: JSON text -> struct bt_spec_group tree.
+ * The apply spec parser: JSON text -> struct bt_spec_group tree; and its
+ * writer for export: cgroup tree -> the same JSON.
  *
  * A group is an object; the document's top object is the root group
  * (which has no "name").  Keys: name, weight, use_hierarchy,
@@ -269,4 +270,75 @@ struct bt_spec_group *bt_spec_parse(const char *text, size_t len, char **why)
 	}
 	json_object_put(doc);
 	return root;
+}
+
+/* @group's own values and, with @subtree, every group below it */
+static struct json_object *export_group(const struct bt_group *group,
+					bool subtree, bool weights,
+					bool hierarchy)
+{
+	struct json_object *obj = json_object_new_object();
+	struct json_object *children;
+
+	if (group->parent)
+		json_object_object_add(obj, "name",
+				       json_object_new_string(group->name));
+	if (!subtree)
+		return obj;
+	if (weights)
+		json_object_object_add(obj, "weight",
+				       json_object_new_int64(group->weight));
+	if (hierarchy)
+		json_object_object_add(obj, "use_hierarchy",
+				json_object_new_int(group->use_hierarchy));
+	if (weights && group->ndevweights) {
+		struct json_object *devices = json_object_new_array();
+
+		for (size_t i = 0; i < group->ndevweights; i++) {
+			const struct bt_devweight *dw = &group->devweights[i];
+			struct json_object *entry = json_object_new_object();
+			char *devnum = xasprintf("%u:%u", dw->major, dw->minor);
+
+			json_object_object_add(entry, "device",
+					       json_object_new_string(devnum));
+			json_object_object_add(entry, "weight",
+					       json_object_new_int64(dw->weight));
+			json_object_array_add(devices, entry);
+			free(devnum);
+		}
+		json_object_object_add(obj, "weight_device", devices);
+	}
+	if (!group->nchildren)
+		return obj;
+	children = json_object_new_array();
+	for (size_t i = 0; i < group->nchildren; i++)
+		json_object_array_add(children,
+				      export_group(group->children[i], true,
+						   weights, hierarchy));
+	json_object_object_add(obj, "groups", children);
+	return obj;
+}
+
+char *bt_spec_export(const struct bt_group *group, bool weights,
+		     bool hierarchy)
+{
+	struct json_object *obj = export_group(group, true, weights,
+					       hierarchy);
+	char *text;
+
+	/* wrap in the ancestors up to the root, which apply starts from */
+	for (const struct bt_group *up = group->parent; up; up = up->parent) {
+		struct json_object *outer = export_group(up, false, weights,
+							 hierarchy);
+		struct json_object *children = json_object_new_array();
+
+		json_object_array_add(children, obj);
+		json_object_object_add(outer, "groups", children);
+		obj = outer;
+	}
+	text = xasprintf("%s\n", json_object_to_json_string_ext(obj,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(obj);
+	return text;
 }

@@ -46,7 +46,7 @@ grep -q '^Usage:' "$tmp/out" && echo "ok $((n += 1)) - --help prints usage" ||
 expect "--version" 0 "" --version
 grep -q '^blkiotree from hcfq ' "$tmp/out" && echo "ok $((n += 1)) - version line" ||
 	{ echo "not ok $((n += 1)) - version line"; fails=$((fails + 1)); }
-for cmd in create set show delete attach exec apply; do
+for cmd in create set get show delete attach exec apply export; do
 	expect "$cmd --help" 0 "" "$cmd" --help
 done
 expect "no command" 2 "blkiotree: no command given" 
@@ -70,6 +70,8 @@ expect "create: missing argument after a group" 2 "blkiotree: create: option req
 expect "create: -- ends the options" 2 "blkiotree: create: a/..: " create -- a/.. -x
 expect_help "set: options after the values" set a/.. weight=5 --help
 expect "set: bad option after the values" 2 "blkiotree: set: invalid option -- 'x'" set a/.. weight=5 -x
+expect_help "get: options after the keys" get a/.. weight --help
+expect "get: bad option after the keys" 2 "blkiotree: get: invalid option -- 'x'" get a/.. weight -x
 expect_help "show: options after the group" show a/.. -J -r -n -i -b -d 8:0 -p 1 --help
 expect "show: --json after the group is no second group" 2 "blkiotree: show: a/..: " show a/.. --json
 expect "show: option argument after the group" 2 "blkiotree: show: --device sda: expected MAJ:MIN" show a/.. -d sda
@@ -77,7 +79,9 @@ expect_help "delete: options after the groups" delete a/.. -r --help
 expect "delete: -r after a group is no group" 2 "blkiotree: delete: invalid option -- 'x'" delete a/.. -r -x
 expect_help "attach: options after the pids" attach a/.. 1 --help
 expect "attach: bad option after the pids" 2 "blkiotree: attach: unrecognized option '--pid'" attach a/.. 1 --pid
-expect_help "apply: options after the file" apply a -n -v --help
+expect_help "apply: options after the file" apply a -n -v --prune --help
+expect "apply: --prune takes no argument" 2 "blkiotree: apply: option '--prune' doesn't allow an argument" apply --prune=yes a
+expect "apply: --prune has no short form" 2 "blkiotree: apply: invalid option -- 'P'" apply -P a
 expect_help "exec: options before the group" exec -h a/.. true
 expect "exec: bad option before the group" 2 "blkiotree: exec: invalid option -- 'x'" exec -x a/.. true
 expect "exec: the command's options are its own" 2 "blkiotree: exec: a/..: " exec a/.. --help
@@ -85,8 +89,18 @@ expect "exec: -- before the command" 2 "blkiotree: exec: a/..: " exec a/.. -- -x
 expect "create without group" 2 "blkiotree: create: no group given" create
 expect "create .." 2 "blkiotree: create: a/../b:" create a/../b
 expect "set without =" 2 "blkiotree: set: weight: expected KEY=VALUE" set g weight
-expect "set unknown key" 2 "blkiotree: set: wieght=5: unknown key" set g wieght=5
+expect "set unknown key" 2 "blkiotree: set: wieght=5: unknown key (weight, use_hierarchy, weight_device)" set g wieght=5
 expect "set without value" 2 "blkiotree: set: need a group" set g
+expect "get unknown key" 2 "blkiotree: get: wieght: unknown key (weight, use_hierarchy, weight_device) (try 'blkiotree get --help')" get g weight wieght
+[ ! -s "$tmp/out" ] && echo "ok $((n += 1)) - get unknown key prints no value" ||
+	{ echo "not ok $((n += 1)) - get unknown key prints no value"; fails=$((fails + 1)); }
+expect "get KEY=VALUE is no key" 2 "blkiotree: get: weight=5: unknown key" get g weight=5
+expect "get without key" 2 "blkiotree: get: need a group and at least one KEY" get g
+expect "get .." 2 "blkiotree: get: a/..: " get a/.. weight
+expect "export two groups" 2 "blkiotree: export: only one group can be exported" export a b
+expect "export .." 2 "blkiotree: export: a/..: " export a/..
+expect_help "export: options after the group" export a/.. --help
+expect "export: bad option after the group" 2 "blkiotree: export: invalid option -- 'x'" export a/.. -x
 expect "show two groups" 2 "blkiotree: show: only one group" show a b
 expect "show --device name" 2 "blkiotree: show: --device sda: expected MAJ:MIN" show --device sda
 expect "show --pid junk" 2 "blkiotree: show: --pid 1,x" show --pid 1,x
@@ -97,6 +111,7 @@ expect "apply missing file" 2 "blkiotree: apply $tmp/none: No such file" apply "
 printf '{ "groups": [ { "name": "a", "wieght": 5 } ] }' >"$tmp/typo.json"
 expect "apply misspelt key" 2 "unknown key \"wieght\"" apply "$tmp/typo.json"
 expect "apply: -n after the file" 2 "unknown key \"wieght\"" apply "$tmp/typo.json" -n -v
+expect "apply --prune reads the file first" 2 "unknown key \"wieght\"" apply "$tmp/typo.json" --prune -n
 printf '{ "groups": [ ' >"$tmp/cut.json"
 expect "apply truncated file" 2 "ends too early" apply "$tmp/cut.json"
 printf '{ "weight": 500 }' | { "$BLKIOTREE" apply -n --frob - 2>"$tmp/err"; echo $? >"$tmp/rc"; }

@@ -273,6 +273,30 @@ static void test_classes(void)
 	bt_tree_free(tree);
 }
 
+/* get: the values alone, one per line, in the form set takes them */
+static void test_get(const struct bt_tree *tree)
+{
+	struct bt_group *grp1 = bt_group_find(tree, "grp1");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	bt_output_key(f, grp1, BT_KEY_WEIGHT_DEVICE);
+	fflush(f);
+	is_str(text, "", "get: no device weights print nothing");
+	bt_group_set_devweight(grp1, 8, 16, 300);
+	bt_group_set_devweight(grp1, 8, 0, 200);
+	bt_output_key(f, grp1, BT_KEY_WEIGHT);
+	bt_output_key(f, grp1, BT_KEY_USE_HIERARCHY);
+	bt_output_key(f, grp1, BT_KEY_WEIGHT_DEVICE);
+	fclose(f);
+	is_str(text, "500\n1\n8:16:300\n8:0:200\n",
+	       "get: weight, use_hierarchy, a MAJ:MIN:W line per device");
+	free(text);
+	bt_group_set_devweight(grp1, 8, 16, 0);
+	bt_group_set_devweight(grp1, 8, 0, 0);
+}
+
 int main(void)
 {
 	struct bt_tree *tree = seed_tree();
@@ -291,6 +315,7 @@ int main(void)
 	test_kernel_tree(&show);
 	test_focus(&show, tree);
 	test_classes();
+	test_get(tree);
 	bt_sched_free(sched);
 	bt_tree_free(tree);
 	return tap_done();

@@ -1,6 +1,7 @@
 /*
  * Plans: steps in an order the rules allow, refusals that leave no step
- * to write, and apply's idempotence (a second plan writes nothing).
+ * to write, apply's idempotence (a second plan writes nothing) and what
+ * apply --prune deletes.
  */
 #include "config.h"
 
@@ -115,7 +116,7 @@ static void test_spec(void)
 	char *why = NULL, *text;
 
 	bt_plan_init(&plan);
-	is_int(bt_plan_spec(&plan, tree, &env, spec, &why), 0,
+	is_int(bt_plan_spec(&plan, tree, &env, spec, false, &why), 0,
 	       "apply to an empty hierarchy");
 	text = steps(&plan);
 	is_str(text, "create /Grp1;set /Grp1 use_hierarchy=1;set /Grp1 weight=600;"
@@ -125,7 +126,7 @@ static void test_spec(void)
 	bt_plan_free(&plan);
 
 	bt_plan_init(&plan);
-	is_int(bt_plan_spec(&plan, tree, &env, spec, &why), 0,
+	is_int(bt_plan_spec(&plan, tree, &env, spec, false, &why), 0,
 	       "apply again to the result");
 	is_int(bt_plan_writes(&plan), 0, "second apply writes nothing");
 	bt_plan_free(&plan);
@@ -135,7 +136,7 @@ static void test_spec(void)
 	tree = bt_tree_new();
 	bt_group_add(bt_group_add(tree->root, "Grp1"), "other");
 	bt_plan_init(&plan);
-	is_int(bt_plan_spec(&plan, tree, &env, spec, &why), EBUSY,
+	is_int(bt_plan_spec(&plan, tree, &env, spec, false, &why), EBUSY,
 	       "apply that needs use_hierarchy on a parent with children: EBUSY");
 	ok(why && strstr(why, "/Grp1/other"), "names the child group");
 	free(why);
@@ -148,7 +149,7 @@ static void test_spec(void)
 	tree->root->use_hierarchy = 1;
 	spec->children[0].children[0].use_hierarchy = 0;
 	bt_plan_init(&plan);
-	is_int(bt_plan_spec(&plan, tree, &env, spec, &why), EINVAL,
+	is_int(bt_plan_spec(&plan, tree, &env, spec, false, &why), EINVAL,
 	       "use_hierarchy=0 under a hierarchical parent: EINVAL");
 	ok(why && strstr(why, "parent /Grp1"), "names the parent");
 	free(why);
@@ -210,6 +211,78 @@ static void test_attach_process(void)
 	bt_tree_free(tree);
 }
 
+/* Grp1 (hierarchical) and Grp2 with groups the seed spec does not name, and a stray one */
+static struct bt_tree *prune_tree(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *grp1 = bt_group_add(tree->root, "Grp1");
+	struct bt_task task = { .pid = 40, .comm = "t" };
+
+	grp1->use_hierarchy = 1;
+	bt_group_add_task(bt_group_add(bt_group_add(grp1, "old"), "older"),
+			  &task);
+	bt_group_add(bt_group_add(tree->root, "Grp2"), "x");
+	bt_group_add(bt_group_add(tree->root, "stray"), "s1");
+	return tree;
+}
+
+static void test_prune(void)
+{
+	static const char whole[] =
+		"{ \"use_hierarchy\": 0, \"groups\": [ { \"name\": \"Grp2\" } ] }";
+	struct bt_spec_group *spec = seed_spec();
+	struct bt_tree *tree = prune_tree();
+	struct bt_plan plan;
+	char *why = NULL, *text;
+
+	bt_plan_init(&plan);
+	is_int(bt_plan_spec(&plan, tree, &env, spec, true, &why), 0,
+	       "apply --prune");
+	text = steps(&plan);
+	is_str(text, "set /Grp1 weight=600;create /Grp1/Grp3;"
+	       "delete /Grp1/old/older;delete /Grp1/old;delete /Grp2/x;",
+	       "prune: unnamed groups below described ones, children first, "
+	       "after the other steps");
+	free(text);
+	ok(bt_group_find(tree, "stray/s1") != NULL,
+	   "prune: the root given by name only is a path, its other children stay");
+	ok(bt_tree_find_task(tree, 40) == bt_group_find(tree, "Grp1"),
+	   "prune: a task of a deleted group moves up to the kept parent");
+	bt_plan_free(&plan);
+
+	bt_plan_init(&plan);
+	is_int(bt_plan_spec(&plan, tree, &env, spec, true, &why), 0,
+	       "apply --prune again");
+	is_int(bt_plan_writes(&plan), 0, "second apply --prune writes nothing");
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+	bt_spec_free(spec);
+
+	/* a root with a value is described: the whole hierarchy is the file's */
+	spec = bt_spec_parse(whole, sizeof(whole) - 1, &why);
+	tree = prune_tree();
+	bt_plan_init(&plan);
+	is_int(bt_plan_spec(&plan, tree, &env, spec, true, &why), 0,
+	       "apply --prune of a described root");
+	text = steps(&plan);
+	is_str(text, "delete /Grp1/old/older;delete /Grp1/old;delete /Grp1;"
+	       "delete /Grp2/x;delete /stray/s1;delete /stray;",
+	       "prune: everything the file does not name goes");
+	free(text);
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+
+	/* without --prune the same file deletes nothing */
+	tree = prune_tree();
+	bt_plan_init(&plan);
+	is_int(bt_plan_spec(&plan, tree, &env, spec, false, &why), 0,
+	       "apply without --prune");
+	is_int(bt_plan_writes(&plan), 0, "without --prune nothing is deleted");
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+	bt_spec_free(spec);
+}
+
 int main(void)
 {
 	test_create();
@@ -217,5 +290,6 @@ int main(void)
 	test_attach_process();
 	test_set_all_or_nothing();
 	test_spec();
+	test_prune();
 	return tap_done();
 }

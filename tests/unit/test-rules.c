@@ -252,11 +252,24 @@ static void test_explain_kernel_errno(struct bt_tree *tree)
 	words(why, "Input/output error", "unknown errno falls back to strerror");
 }
 
+/* the one list of keys that set and get accept and name in their errors */
+static void test_keys(void)
+{
+	enum bt_key key;
+
+	is_str(bt_key_list(), "weight, use_hierarchy, weight_device",
+	       "every key in the list, in order");
+	ok(bt_key_parse("weight_device", &key) && key == BT_KEY_WEIGHT_DEVICE,
+	   "weight_device parses");
+	ok(!bt_key_parse("blkio.weight", &key), "a file name is no key");
+}
+
 int main(void)
 {
 	struct bt_tree *tree = bt_tree_new();
 
 	bt_group_add(bt_group_add(tree->root, "a"), "b");
+	test_keys();
 	test_weight(tree);
 	test_weight_device(tree);
 	test_use_hierarchy();

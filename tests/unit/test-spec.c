@@ -1,8 +1,13 @@
-/* The apply spec parser: a good document, and malformed ones refused with a reason. */
+/*
+ * The apply spec parser: a good document, and malformed ones refused with
+ * a reason; and export, whose document applied to an empty tree gives the
+ * tree back.
+ */
 #include "config.h"
 
 #include <stdlib.h>
 
+#include "plan.h"
 #include "spec.h"
 #include "tap.h"
 
@@ -62,9 +67,127 @@ static void bad(const char *text, const char *reason_part, const char *what)
 	bad_len(text, strlen(text), reason_part, what);
 }
 
+static const struct bt_blockdev disks[] = {
+	{ .name = "sda", .major = 8, .minor = 0, .scheduler = "cfq" },
+	{ .name = "sdb", .major = 8, .minor = 16, .scheduler = "cfq" },
+};
+static const struct bt_env env = {
+	.mount = "/cg", .cfq_policy = true, .hierarchy = true,
+	.devices = disks, .ndevices = 2,
+};
+
+static bool same_group(const struct bt_group *a, const struct bt_group *b)
+{
+	if (strcmp(a->path, b->path) || a->weight != b->weight ||
+	    a->use_hierarchy != b->use_hierarchy ||
+	    a->ndevweights != b->ndevweights)
+		return false;
+	for (size_t i = 0; i < a->ndevweights; i++)
+		if (bt_group_devweight(b, a->devweights[i].major,
+				       a->devweights[i].minor) !=
+		    a->devweights[i].weight)
+			return false;
+	return true;
+}
+
+/* Same groups in the same places with the same values; names the first difference. */
+static bool same_tree(const struct bt_tree *a, const struct bt_tree *b)
+{
+	const struct bt_group *ga = a->root, *gb = b->root;
+
+	for (; ga && gb; ga = bt_group_next(ga), gb = bt_group_next(gb))
+		if (!same_group(ga, gb)) {
+			printf("#   differs at /%s (/%s)\n", ga->path, gb->path);
+			return false;
+		}
+	if (ga || gb)
+		printf("#   one tree has more groups: /%s\n",
+		       ga ? ga->path : gb->path);
+	return !ga && !gb;
+}
+
+static struct bt_tree *exported_tree(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *a, *b, *d;
+
+	tree->root->weight = 900;
+	a = bt_group_add(tree->root, "a");
+	a->use_hierarchy = 1;
+	a->weight = 800;
+	bt_group_set_devweight(a, 8, 16, 300);
+	b = bt_group_add(a, "b");	/* use_hierarchy=1 from a */
+	b->weight = 200;
+	bt_group_add(b, "c");
+	d = bt_group_add(tree->root, "d");
+	d->weight = 100;
+	bt_group_set_devweight(d, 8, 16, 700);
+	bt_group_set_devweight(d, 8, 0, 50);
+	bt_group_add(d, "e \"quoted\"");
+	return tree;
+}
+
+/* export's document through the parser and apply's plan onto @into */
+static bool reapply(const char *text, struct bt_tree *into)
+{
+	struct bt_spec_group *spec;
+	struct bt_plan plan;
+	char *why = NULL;
+	int err;
+
+	spec = bt_spec_parse(text, strlen(text), &why);
+	if (!spec) {
+		printf("#   %s\n", why);
+		free(why);
+		return false;
+	}
+	bt_plan_init(&plan);
+	err = bt_plan_spec(&plan, into, &env, spec, false, &why);
+	if (err)
+		printf("#   %s\n", why);
+	free(why);
+	bt_plan_free(&plan);
+	bt_spec_free(spec);
+	return !err;
+}
+
+static void test_export(void)
+{
+	struct bt_tree *tree = exported_tree(), *copy = bt_tree_new();
+	struct bt_tree *part = bt_tree_new();
+	char *text = bt_spec_export(tree->root, true, true);
+
+	ok(reapply(text, copy), "export of the whole tree applies to an empty one");
+	ok(same_tree(tree, copy), "and gives the same tree back");
+	free(text);
+
+	/* a subtree keeps its place; its ancestors only by name */
+	text = bt_spec_export(bt_group_find(tree, "a/b"), true, true);
+	ok(reapply(text, part), "export of /a/b applies to an empty tree");
+	ok(same_group(bt_group_find(tree, "a/b"), bt_group_find(part, "a/b")) &&
+	   same_group(bt_group_find(tree, "a/b/c"),
+		      bt_group_find(part, "a/b/c")),
+	   "/a/b and /a/b/c come back with their values");
+	ok(part->root->weight != 900 && bt_group_find(part, "a")->weight != 800
+	   && !bt_group_find(part, "d"),
+	   "ancestors keep their own values, other groups are not named");
+	free(text);
+
+	/* a kernel without the policy files: no values to guess */
+	text = bt_spec_export(tree->root, false, false);
+	ok(!strstr(text, "weight") && !strstr(text, "use_hierarchy") &&
+	   strstr(text, "\"name\": \"c\""),
+	   "without policy files only the names are exported");
+	free(text);
+	bt_tree_free(part);
+	bt_tree_free(copy);
+	bt_tree_free(tree);
+}
+
 int main(void)
 {
 	good();
+	test_export();
 	bad("", "ends too early", "empty input");
 	bad("{ \"groups\": [ ", "ends too early", "truncated document");
 	bad("{ \"weight\": 500, }", "line 1", "trailing comma");
