@@ -15,11 +15,14 @@
 # host's speed touches them all alike; the ratio is of the means.
 #
 # Known gap (issue 10, docs/STATUS.md): under TCG both disks are bound by
-# the guest's CPU, not by the device (none gets 1.07-2.6 times
+# the guest's CPU, not by the device (none gets 1.2-2.5 times
 # mq-deadline's IOPS), and CFQ's bookkeeping per request costs more than
-# mq-deadline's: 0.71-0.85 of it at zero latency, 0.92-0.96 on the 1 ms
-# disk (2026-12-05).  The three ratio checks report a miss as a TAP TODO
-# until that is closed.
+# mq-deadline's.  Since 0019 (one clock read per hold of the lock) cfq
+# flat reached 0.93-0.94 and hierarchical 0.84-0.94 of mq-deadline at
+# zero latency, 0.91-0.95 on the 1 ms disk (2026-12-05, one run each);
+# a 3 s round moves by 20 % on a quiet host, so three rounds do not
+# settle a 0.9 bound.  The three ratio checks report a miss as a TAP
+# TODO until that is closed.
 . "$LAB_GUEST_LIB"
 tap_plan 5
 
