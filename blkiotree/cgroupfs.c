@@ -329,14 +329,15 @@ int bt_cgroupfs_delete(const char *path,
 }
 
 int bt_cgroupfs_attach(const struct bt_cgroupfs *fs, const char *path,
-		       pid_t pid)
+		       pid_t pid, bool thread)
 {
 	/*
 	 * libcgroup 2.0 only writes the tasks file, thread by thread; the
 	 * kernel moves a whole thread group in one write to cgroup.procs.
 	 */
 	char *text = xasprintf("%ld", (long)pid);
-	int err = bt_cgroupfs_write(fs, path, "cgroup.procs", text);
+	int err = bt_cgroupfs_write(fs, path,
+				    thread ? "tasks" : "cgroup.procs", text);
 
 	free(text);
 	return err;

@@ -47,9 +47,11 @@ int bt_cgroupfs_delete(const char *path,
 /*
  * Move the whole process that thread @pid belongs to, every thread of it,
  * into the group: @pid written to the group's cgroup.procs, as cgexec and
- * cgclassify users expect (the tasks file would move one thread only).
+ * cgclassify users expect.  With @thread, move that thread alone: @pid
+ * written to the group's tasks file (CFQ queues a thread's I/O on its
+ * own, so one thread of a process can be given its own group).
  */
 int bt_cgroupfs_attach(const struct bt_cgroupfs *fs, const char *path,
-		       pid_t pid);
+		       pid_t pid, bool thread);
 
 #endif

@@ -1,6 +1,7 @@
-/* blkiotree attach: move processes (all their threads) into a group. */
+/* blkiotree attach: move processes, or single threads, into a group. */
 #include "config.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -11,37 +12,55 @@
 static void usage(void)
 {
 	fputs("Usage:\n"
-	      " blkiotree attach GROUP PID...\n"
+	      " blkiotree attach [options] GROUP PID...\n"
 	      "\n"
 	      "Move processes, with all their threads, into a blkio group\n"
 	      "(through cgroup.procs; a thread ID moves its whole process).\n"
 	      "\n"
 	      "Options:\n"
-	      " -h, --help  display this help\n"
+	      " -t, --thread  move only the given threads (through tasks);\n"
+	      "               CFQ queues each thread's I/O on its own\n"
+	      " -h, --help    display this help\n"
 	      "\n"
 	      "For more details see blkiotree-attach(8).\n", stdout);
 }
 
 int cmd_attach(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "thread", no_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct bt_session session;
 	struct bt_plan plan;
 	const char *bad;
 	char *path, *why = NULL;
-	int status, err = 0;
+	bool thread = false;
+	int c, status, err = 0;
 
-	if (bt_parse_help_only("attach", argc, argv, false, usage,
-			       &status))
-		return status;
+	while ((c = getopt_long(argc, argv, ":th", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			thread = true;
+			break;
+		case 'h':
+			usage();
+			return BT_EXIT_OK;
+		default:
+			return bt_option_error("attach", c, argv, longopts);
+		}
+	}
 	if (argc - optind < 2)
 		return bt_usage_error("attach", "need a group and at least one "
-				      "PID");
+				      "%s", thread ? "TID" : "PID");
 	for (int i = optind + 1; i < argc; i++) {
 		long long pid;
 
 		if (str_to_ll(argv[i], &pid) || pid <= 0 || pid > 0x7fffffff)
-			return bt_usage_error("attach", "%s: not a process ID",
-					      argv[i]);
+			return bt_usage_error("attach", "%s: not a %s ID",
+					      argv[i],
+					      thread ? "thread" : "process");
 	}
 	path = bt_path_normalize(argv[optind], &bad);
 	if (!path)
@@ -55,7 +74,8 @@ int cmd_attach(int argc, char **argv)
 	bt_plan_init(&plan);
 	for (int i = optind + 1; i < argc && !err; i++) {
 		long long pid;
-		struct bt_op op = { .type = BT_OP_ATTACH, .path = path };
+		struct bt_op op = { .type = BT_OP_ATTACH, .path = path,
+				    .thread = thread };
 
 		str_to_ll(argv[i], &pid);
 		op.pid = pid;

@@ -2,11 +2,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmds.h"
+#include "procinfo.h"
 #include "session.h"
 
 /* as env(1) and the shells: 126 found but not runnable, 127 not found */
@@ -22,22 +25,46 @@ static void usage(void)
 	      "everything after it is the command and its arguments.\n"
 	      "\n"
 	      "Options:\n"
-	      " -h, --help  display this help\n"
+	      "     --ioprio CLASS[:LEVEL]  run COMMAND with this I/O priority, as\n"
+	      "                             ionice -c CLASS -n LEVEL: CLASS rt, be,\n"
+	      "                             idle or none, LEVEL 0-7 (rt and be only)\n"
+	      " -h, --help                  display this help\n"
 	      "\n"
 	      "For more details see blkiotree-exec(8).\n", stdout);
 }
 
 int cmd_exec(int argc, char **argv)
 {
+	/* long only: a -p would read as ionice's -p, which takes a PID */
+	enum { OPT_IOPRIO = CHAR_MAX + 1 };
+	static const struct option longopts[] = {
+		{ "ioprio", required_argument, NULL, OPT_IOPRIO },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct bt_session session;
 	struct bt_plan plan;
-	const char *bad;
+	const char *bad, *ioprio_text = NULL;
 	char *path, *why = NULL;
 	char **command;
-	int status, err;
+	int c, status, err, ioprio = 0;
 
-	if (bt_parse_help_only("exec", argc, argv, true, usage, &status))
-		return status;
+	/* "+": the options end at GROUP; the command's own follow it */
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_IOPRIO:
+			ioprio_text = optarg;
+			if (!bt_ioprio_parse(ioprio_text, &ioprio, &bad))
+				return bt_usage_error("exec", "--ioprio %s: %s",
+						      ioprio_text, bad);
+			break;
+		case 'h':
+			usage();
+			return BT_EXIT_OK;
+		default:
+			return bt_option_error("exec", c, argv, longopts);
+		}
+	}
 	if (optind >= argc)
 		return bt_usage_error("exec", "no group given");
 	command = argv + optind + 1;
@@ -48,6 +75,16 @@ int cmd_exec(int argc, char **argv)
 	path = bt_path_normalize(argv[optind], &bad);
 	if (!path)
 		return bt_usage_error("exec", "%s: %s", argv[optind], bad);
+	/* first, so that a refusal (rt without privilege) leaves no trace */
+	if (ioprio_text) {
+		err = bt_procinfo_set_ioprio(ioprio);
+		if (err) {
+			bt_error("exec: cannot set the I/O priority %s: %s",
+				 ioprio_text, strerror(err));
+			free(path);
+			return bt_exit_for(err);
+		}
+	}
 
 	status = bt_session_open(&session, "exec", false);
 	if (status != BT_EXIT_OK) {

@@ -33,7 +33,7 @@ int cmd_export(int argc, char **argv)
 	char *path, *text;
 	int status;
 
-	if (bt_parse_help_only("export", argc, argv, false, usage, &status))
+	if (bt_parse_help_only("export", argc, argv, usage, &status))
 		return status;
 	if (argc - optind > 1)
 		return bt_usage_error("export", "only one group can be exported");

@@ -45,7 +45,7 @@ int cmd_get(int argc, char **argv)
 	char *path, *display;
 	int nkeys, status;
 
-	if (bt_parse_help_only("get", argc, argv, false, usage, &status))
+	if (bt_parse_help_only("get", argc, argv, usage, &status))
 		return status;
 	if (argc - optind < 2)
 		return bt_usage_error("get", "need a group and at least one KEY");

@@ -35,7 +35,7 @@ int cmd_set(int argc, char **argv)
 	char *path, *why = NULL;
 	int status, err = 0;
 
-	if (bt_parse_help_only("set", argc, argv, false, usage, &status))
+	if (bt_parse_help_only("set", argc, argv, usage, &status))
 		return status;
 	if (argc - optind < 2)
 		return bt_usage_error("set", "need a group and at least one "

@@ -36,14 +36,13 @@ int bt_option_error(const char *cmd, int c, char **argv,
 /*
  * The option parsing of a command whose only option is -h/--help, kept in
  * one place so that all such commands answer --help and a bad option
- * alike.  Options may come anywhere among the operands, unless
- * @stop_at_operand: then they end at the first operand (exec, whose
- * command follows its group).  Returns true when the command is done,
- * with *status its exit status (@usage printed, or the option error);
- * false when its operands start at argv[optind].
+ * alike.  Options may come anywhere among the operands.  Returns true
+ * when the command is done, with *status its exit status (@usage
+ * printed, or the option error); false when its operands start at
+ * argv[optind].
  */
 bool bt_parse_help_only(const char *cmd, int argc, char **argv,
-			bool stop_at_operand, void (*usage)(void), int *status);
+			void (*usage)(void), int *status);
 void bt_print_version(void);
 
 int cmd_create(int argc, char **argv);

@@ -127,7 +127,7 @@ int bt_option_error(const char *cmd, int c, char **argv,
 }
 
 bool bt_parse_help_only(const char *cmd, int argc, char **argv,
-			bool stop_at_operand, void (*usage)(void), int *status)
+			void (*usage)(void), int *status)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -136,8 +136,7 @@ bool bt_parse_help_only(const char *cmd, int argc, char **argv,
 	int c;
 
 	/* -h is the only option, so the first option found settles it */
-	c = getopt_long(argc, argv, stop_at_operand ? "+:h" : ":h", longopts,
-			NULL);
+	c = getopt_long(argc, argv, ":h", longopts, NULL);
 	switch (c) {
 	case -1:
 		return false;
@@ -188,8 +187,8 @@ static void usage(void)
 	      " get GROUP KEY...                            print values alone, for scripts\n"
 	      " show [options] [GROUP]                      show the effective scheduling tree\n"
 	      " delete [-r] GROUP...                        delete groups\n"
-	      " attach GROUP PID...                         move processes into a group\n"
-	      " exec GROUP [--] COMMAND [ARG...]            run a command in a group\n"
+	      " attach [--thread] GROUP PID...              move processes (or threads) into a group\n"
+	      " exec [options] GROUP [--] COMMAND [ARG...]  run a command in a group\n"
 	      " apply [-n] [-v] [--prune] FILE              build a whole tree described in JSON\n"
 	      " export [GROUP]                              print the tree as a file for apply\n"
 	      "\n"

@@ -71,7 +71,10 @@ static void apply_to_model(struct bt_tree *tree, const struct bt_op *op,
 	case BT_OP_ATTACH:
 		undo->from_path = xstrdup(bt_tree_find_task(tree,
 							    op->pid)->path);
-		bt_tree_move_process(tree, op->pid, group);
+		if (op->thread)
+			bt_tree_move_thread(tree, op->pid, group);
+		else
+			bt_tree_move_process(tree, op->pid, group);
 		return;
 	}
 }

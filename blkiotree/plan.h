@@ -15,7 +15,8 @@
 struct bt_undo {
 	unsigned number;	/* SET: the previous value */
 	char *from_path;	/* ATTACH: the group thread pid was in; undo
-				   brings the whole process back there */
+				   brings the whole process back there (with
+				   thread, that thread alone) */
 };
 
 struct bt_plan {

@@ -1,4 +1,4 @@
-/* Task information from /proc and ioprio_get(2); see procinfo.h. */
+/* Task information from /proc and ioprio_get(2); ioprio_set(2). */
 #include "config.h"
 
 #include <errno.h>
@@ -85,4 +85,12 @@ bool bt_procinfo_read(pid_t tid, struct bt_task *task)
 	}
 	bt_ioprio_resolve(ioprio, values[STAT_NICE], values[STAT_POLICY], task);
 	return true;
+}
+
+int bt_procinfo_set_ioprio(int ioprio)
+{
+	/* who 0: the calling thread, as ionice(1) sets it for its command */
+	if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, ioprio) < 0)
+		return errno;
+	return 0;
 }

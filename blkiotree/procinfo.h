@@ -9,5 +9,10 @@
 
 /* Fill @task for thread @tid from /proc and ioprio_get(); false if gone. */
 bool bt_procinfo_read(pid_t tid, struct bt_task *task);
+/*
+ * Set the calling thread's I/O priority (a bt_ioprio_parse() value), which
+ * an exec keeps.  Returns 0 or the errno of ioprio_set(2).
+ */
+int bt_procinfo_set_ioprio(int ioprio);
 
 #endif

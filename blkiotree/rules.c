@@ -343,7 +343,9 @@ static char *explain_words(const struct bt_tree *tree,
 		return text;
 	case BT_OP_ATTACH:
 		if (err == ESRCH)
-			return xasprintf("no such process %ld", (long)op->pid);
+			return xasprintf("no such %s %ld",
+					 op->thread ? "thread" : "process",
+					 (long)op->pid);
 		break;
 	}
 	return NULL;
@@ -377,7 +379,8 @@ char *bt_op_describe(const struct bt_op *op)
 		return xasprintf("delete%s /%s", op->recursive ? " -r" : "",
 				 op->path);
 	case BT_OP_ATTACH:
-		return xasprintf("attach /%s %ld", op->path, (long)op->pid);
+		return xasprintf("attach%s /%s %ld", op->thread ? " --thread" : "",
+				 op->path, (long)op->pid);
 	}
 	return xstrdup("?");
 }

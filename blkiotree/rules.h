@@ -18,7 +18,8 @@ enum bt_op_type {
 	BT_OP_CREATE,		/* mkdir of one group, its parent exists */
 	BT_OP_SET,		/* write one policy file */
 	BT_OP_DELETE,		/* rmdir, tasks move to the parent */
-	BT_OP_ATTACH,		/* move a process (all its threads) by cgroup.procs */
+	BT_OP_ATTACH,		/* move a process (all its threads) by cgroup.procs,
+				   or one thread by tasks */
 };
 
 enum bt_key {
@@ -33,7 +34,8 @@ struct bt_op {
 	enum bt_key key;	/* SET */
 	char *value;		/* SET: the text the user gave */
 	bool recursive;		/* DELETE */
-	pid_t pid;		/* ATTACH */
+	pid_t pid;		/* ATTACH: a thread ID */
+	bool thread;		/* ATTACH: that thread only, not its process */
 
 	/* filled in by bt_rules_check() */
 	unsigned number;	/* SET: the parsed weight or flag */

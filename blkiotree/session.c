@@ -78,7 +78,7 @@ static int write_step(const struct bt_cgroupfs *fs, const struct bt_op *op)
 	case BT_OP_DELETE:
 		return bt_cgroupfs_delete(op->path, op->recursive);
 	case BT_OP_ATTACH:
-		return bt_cgroupfs_attach(fs, op->path, op->pid);
+		return bt_cgroupfs_attach(fs, op->path, op->pid, op->thread);
 	}
 	return EINVAL;
 }
@@ -93,7 +93,8 @@ static int undo_step(const struct bt_cgroupfs *fs, const struct bt_op *op,
 	case BT_OP_SET:
 		return write_set(fs, op->path, op->key, op, undo->number);
 	case BT_OP_ATTACH:
-		return bt_cgroupfs_attach(fs, undo->from_path, op->pid);
+		return bt_cgroupfs_attach(fs, undo->from_path, op->pid,
+					  op->thread);
 	case BT_OP_DELETE:
 		break;
 	}

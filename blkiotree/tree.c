@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "strutil.h"
 #include "tree.h"
@@ -258,6 +259,15 @@ void bt_tree_move_process(struct bt_tree *tree, pid_t tid,
 	}
 }
 
+void bt_tree_move_thread(struct bt_tree *tree, pid_t tid, struct bt_group *to)
+{
+	struct bt_group *from = bt_tree_find_task(tree, tid);
+	struct bt_task task;
+
+	if (from && from != to && bt_group_take_task(from, tid, &task))
+		bt_group_add_task(to, &task);
+}
+
 struct bt_group *bt_tree_find_task(const struct bt_tree *tree, pid_t pid)
 {
 	for (struct bt_group *g = tree->root; g; g = bt_group_next(g))
@@ -322,6 +332,9 @@ unsigned bt_ioprio_weight(unsigned level)
 		     ((BT_WEIGHT_MAX - 100) / (BT_IOPRIO_LEVELS - 1));
 }
 
+/* An ioprio value is the class above 13 bits of level (IOPRIO_PRIO_VALUE). */
+#define IOPRIO_CLASS_SHIFT	13
+
 /* sched.h policy numbers, kept here so this file stays free of system headers */
 #define POLICY_FIFO	1
 #define POLICY_RR	2
@@ -330,7 +343,7 @@ unsigned bt_ioprio_weight(unsigned level)
 void bt_ioprio_resolve(int raw_ioprio, int nice, int sched_policy,
 		       struct bt_task *task)
 {
-	int ioclass = (raw_ioprio >> 13) & 0x7;
+	int ioclass = (raw_ioprio >> IOPRIO_CLASS_SHIFT) & 0x7;
 
 	task->from_nice = false;
 	switch (ioclass) {
@@ -357,6 +370,50 @@ void bt_ioprio_resolve(int raw_ioprio, int nice, int sched_policy,
 		task->level = BT_IOPRIO_LEVELS - 1;
 	} else
 		task->ioclass = BT_IOCLASS_BE;
+}
+
+bool bt_ioprio_parse(const char *text, int *ioprio, const char **rule)
+{
+	/* ionice's names and numbers, as its -c takes them */
+	static const struct {
+		const char *name;
+		enum bt_ioclass ioclass;
+	} classes[] = {
+		{ "none", BT_IOCLASS_NONE }, { "0", BT_IOCLASS_NONE },
+		{ "rt", BT_IOCLASS_RT }, { "realtime", BT_IOCLASS_RT },
+		{ "1", BT_IOCLASS_RT },
+		{ "be", BT_IOCLASS_BE }, { "best-effort", BT_IOCLASS_BE },
+		{ "2", BT_IOCLASS_BE },
+		{ "idle", BT_IOCLASS_IDLE }, { "3", BT_IOCLASS_IDLE },
+	};
+	const char *colon = strchr(text, ':');
+	size_t len = colon ? (size_t)(colon - text) : strlen(text), i;
+	long long level = BT_IOPRIO_DEFAULT_LEVEL;
+	enum bt_ioclass ioclass;
+
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (strlen(classes[i].name) == len &&
+		    !strncasecmp(classes[i].name, text, len))
+			break;
+	if (i == sizeof(classes) / sizeof(classes[0])) {
+		*rule = "CLASS is rt, be, idle or none (or 1, 2, 3, 0)";
+		return false;
+	}
+	ioclass = classes[i].ioclass;
+	/* the kernel refuses a level with none; ionice ignores one with idle */
+	if (colon && (ioclass == BT_IOCLASS_NONE || ioclass == BT_IOCLASS_IDLE)) {
+		*rule = "a LEVEL is only for rt and be";
+		return false;
+	}
+	if (colon && (str_to_ll(colon + 1, &level) || level < 0 ||
+		      level >= BT_IOPRIO_LEVELS)) {
+		*rule = "LEVEL is 0-7";
+		return false;
+	}
+	if (ioclass == BT_IOCLASS_NONE || ioclass == BT_IOCLASS_IDLE)
+		level = 0;
+	*ioprio = ((int)ioclass << IOPRIO_CLASS_SHIFT) | (int)level;
+	return true;
 }
 
 const char *bt_ioclass_name(enum bt_ioclass ioclass)

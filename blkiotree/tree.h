@@ -36,6 +36,7 @@
 #define BT_WEIGHT_DEFAULT	500
 #define BT_WEIGHT_ROOT_DEFAULT	1000
 #define BT_IOPRIO_LEVELS	8
+#define BT_IOPRIO_DEFAULT_LEVEL	4	/* ionice's when -n is not given */
 
 enum bt_ioclass {
 	BT_IOCLASS_NONE = 0,	/* no ionice setting: derived from nice */
@@ -108,6 +109,8 @@ void bt_tree_keep_tasks(struct bt_tree *tree, const pid_t *pids, size_t npids);
  */
 void bt_tree_move_process(struct bt_tree *tree, pid_t tid,
 			  struct bt_group *to);
+/* Move thread @tid alone into @to (what a write to tasks does). */
+void bt_tree_move_thread(struct bt_tree *tree, pid_t tid, struct bt_group *to);
 /* Find the group a task is in, or NULL. */
 struct bt_group *bt_tree_find_task(const struct bt_tree *tree, pid_t pid);
 /* Set a per-device weight; weight 0 removes it (as the kernel file does). */
@@ -130,6 +133,14 @@ unsigned bt_ioprio_weight(unsigned level);
  */
 void bt_ioprio_resolve(int raw_ioprio, int nice, int sched_policy,
 		       struct bt_task *task);
+/*
+ * Parse "CLASS[:LEVEL]" as ionice(1) takes -c CLASS -n LEVEL: CLASS is
+ * rt, be, idle or none (or ionice's realtime, best-effort, 1, 2, 3, 0);
+ * LEVEL is 0-7, for rt and be only, and 4 when not given.  Returns true
+ * with *@ioprio the value for ioprio_set(2), or false with *@rule the
+ * rule @text breaks.
+ */
+bool bt_ioprio_parse(const char *text, int *ioprio, const char **rule);
 const char *bt_ioclass_name(enum bt_ioclass ioclass);
 
 enum bt_entity_type {

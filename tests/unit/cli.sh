@@ -79,6 +79,8 @@ expect_help "delete: options after the groups" delete a/.. -r --help
 expect "delete: -r after a group is no group" 2 "blkiotree: delete: invalid option -- 'x'" delete a/.. -r -x
 expect_help "attach: options after the pids" attach a/.. 1 --help
 expect "attach: bad option after the pids" 2 "blkiotree: attach: unrecognized option '--pid'" attach a/.. 1 --pid
+expect_help "attach: --thread after the tids" attach a/.. 1 --thread --help
+expect "attach: -t after a tid is no tid" 2 "blkiotree: attach: invalid option -- 'x'" attach a/.. 1 -t -x
 expect_help "apply: options after the file" apply a -n -v --prune --help
 expect "apply: --prune takes no argument" 2 "blkiotree: apply: option '--prune' doesn't allow an argument" apply --prune=yes a
 expect "apply: --prune has no short form" 2 "blkiotree: apply: invalid option -- 'P'" apply -P a
@@ -86,6 +88,13 @@ expect_help "exec: options before the group" exec -h a/.. true
 expect "exec: bad option before the group" 2 "blkiotree: exec: invalid option -- 'x'" exec -x a/.. true
 expect "exec: the command's options are its own" 2 "blkiotree: exec: a/..: " exec a/.. --help
 expect "exec: -- before the command" 2 "blkiotree: exec: a/..: " exec a/.. -- -x
+expect_help "exec: --ioprio before the group" exec --ioprio be:7 -h a/.. true
+expect "exec: --ioprio is read before the group is" 2 "blkiotree: exec: a/..: " exec --ioprio rt:0 a/.. true
+expect "exec: --ioprio after the group is the command's" 2 "blkiotree: exec: a/..: " exec a/.. --ioprio idle:9 true
+expect "exec: --ioprio without value" 2 "blkiotree: exec: option '--ioprio' requires an argument" exec --ioprio
+expect "exec: --ioprio unknown class" 2 "blkiotree: exec: --ioprio fast: CLASS is rt, be, idle or none (or 1, 2, 3, 0) (try 'blkiotree exec --help')" exec --ioprio fast a/.. true
+expect "exec: --ioprio level out of range" 2 "blkiotree: exec: --ioprio be:8: LEVEL is 0-7" exec --ioprio be:8 a/.. true
+expect "exec: --ioprio=idle:LEVEL" 2 "blkiotree: exec: --ioprio idle:3: a LEVEL is only for rt and be" exec --ioprio=idle:3 a/.. true
 expect "create without group" 2 "blkiotree: create: no group given" create
 expect "create .." 2 "blkiotree: create: a/../b:" create a/../b
 expect "set without =" 2 "blkiotree: set: weight: expected KEY=VALUE" set g weight
@@ -105,6 +114,8 @@ expect "show two groups" 2 "blkiotree: show: only one group" show a b
 expect "show --device name" 2 "blkiotree: show: --device sda: expected MAJ:MIN" show --device sda
 expect "show --pid junk" 2 "blkiotree: show: --pid 1,x" show --pid 1,x
 expect "attach bad pid" 2 "blkiotree: attach: 12x: not a process ID" attach g 12x
+expect "attach --thread bad tid" 2 "blkiotree: attach: 12x: not a thread ID" attach g 12x --thread
+expect "attach --thread without tid" 2 "blkiotree: attach: need a group and at least one TID" attach -t g
 expect "exec without command" 2 "blkiotree: exec: no command given" exec g --
 expect "apply two files" 2 "blkiotree: apply: expected one FILE" apply a b
 expect "apply missing file" 2 "blkiotree: apply $tmp/none: No such file" apply "$tmp/none"

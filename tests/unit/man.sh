@@ -1,6 +1,7 @@
 #!/bin/sh
-# Man pages: they render without warnings, and every option of every
-# "--help" is in the command's page and the other way round.
+# Man pages: they render without warnings, each has examples and SEE ALSO,
+# and every option of every "--help" is in the command's page and the
+# other way round.
 set -u
 n=0
 fails=0
@@ -17,6 +18,10 @@ for page in "$mandir"/*.8; do
 		[ -z "$out" ] && result ok "mandoc lint $name" ||
 			{ result "not ok" "mandoc lint $name"; echo "$out" | sed 's/^/# /'; }
 	fi
+	for section in EXAMPLES "SEE ALSO"; do
+		grep -q "^\.SH $section\$" "$page" && result ok "$name has $section" ||
+			result "not ok" "$name has $section"
+	done
 	if [ -n "$GROFF" ]; then
 		out=$($GROFF -ww -z -man "$page" 2>&1)
 		[ -z "$out" ] && result ok "groff -ww $name" ||

@@ -10,6 +10,7 @@
 
 #include "output.h"
 #include "tap.h"
+#include "tasks.h"
 
 static struct bt_tree *seed_tree(void)
 {
@@ -202,17 +203,6 @@ static void test_focus(struct bt_show *show, const struct bt_tree *tree)
 	free(text);
 }
 
-/* A task with an ionice setting: @ioclass at @level. */
-static struct bt_task ioprio_task(pid_t pid, const char *comm,
-				  enum bt_ioclass ioclass, unsigned level)
-{
-	struct bt_task t = { .pid = pid };
-
-	snprintf(t.comm, sizeof(t.comm), "%s", comm);
-	bt_ioprio_resolve((ioclass << 13) | level, 0, 0, &t);
-	return t;
-}
-
 /*
  * RT and IDLE tasks, flat: Root 1000, batch 500, db 500 -> 50 / 25 / 25;
  * in db the rt/4 reader gets all of db's 25 %, the be/4 one 0; in batch
@@ -224,10 +214,10 @@ static void test_classes(void)
 	struct bt_tree *tree = bt_tree_new();
 	struct bt_group *batch = bt_group_add(tree->root, "batch");
 	struct bt_group *db = bt_group_add(tree->root, "db");
-	struct bt_task scan = ioprio_task(310, "scan", BT_IOCLASS_BE, 4);
-	struct bt_task idler = ioprio_task(311, "idler", BT_IOCLASS_IDLE, 0);
-	struct bt_task rtread = ioprio_task(320, "rtread", BT_IOCLASS_RT, 4);
-	struct bt_task bulk = ioprio_task(321, "bulk", BT_IOCLASS_BE, 4);
+	struct bt_task scan = task_ioprio(310, "scan", BT_IOCLASS_BE, 4);
+	struct bt_task idler = task_ioprio(311, "idler", BT_IOCLASS_IDLE, 0);
+	struct bt_task rtread = task_ioprio(320, "rtread", BT_IOCLASS_RT, 4);
+	struct bt_task bulk = task_ioprio(321, "bulk", BT_IOCLASS_BE, 4);
 	struct bt_show show = { .mount = "/cg", .cfq_policy = true };
 	struct bt_show_format table = { .ascii = true, .noheadings = true };
 	struct bt_show_format json = { .json = true };

@@ -211,6 +211,43 @@ static void test_attach_process(void)
 	bt_tree_free(tree);
 }
 
+/* --thread moves the given thread alone; its process stays where it was. */
+static void test_attach_thread(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *a = bt_group_add(tree->root, "a");
+	struct bt_group *b = bt_group_add(tree->root, "b");
+	struct bt_task leader = { .pid = 20, .tgid = 20 };
+	struct bt_task thread1 = { .pid = 21, .tgid = 20 };
+	struct bt_task thread2 = { .pid = 22, .tgid = 20 };
+	struct bt_op op = { .type = BT_OP_ATTACH, .path = "b", .pid = 21,
+			    .thread = true };
+	struct bt_plan plan;
+	char *why = NULL, *text;
+
+	bt_group_add_task(tree->root, &leader);
+	bt_group_add_task(a, &thread1);
+	bt_group_add_task(a, &thread2);
+	bt_plan_init(&plan);
+	is_int(bt_plan_add(&plan, tree, &env, &op, &why), 0,
+	       "attach --thread allowed");
+	ok(bt_tree_find_task(tree, 21) == b, "the thread is in /b");
+	is_int(b->ntasks, 1, "only that thread is in /b");
+	ok(bt_tree_find_task(tree, 20) == tree->root &&
+	   bt_tree_find_task(tree, 22) == a,
+	   "the leader and the other thread stayed");
+	is_str(plan.undo[0].from_path, "a", "undo goes to the thread's group");
+	is_int(bt_plan_add(&plan, tree, &env, &op, &why), 0,
+	       "attach --thread to the group it is in");
+	is_int(b->ntasks, 1, "still once in /b");
+	text = steps(&plan);
+	is_str(text, "attach --thread /b 21;attach --thread /b 21;",
+	       "the steps name --thread");
+	free(text);
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+}
+
 /* Grp1 (hierarchical) and Grp2 with groups the seed spec does not name, and a stray one */
 static struct bt_tree *prune_tree(void)
 {
@@ -288,6 +325,7 @@ int main(void)
 	test_create();
 	test_attach();
 	test_attach_process();
+	test_attach_thread();
 	test_set_all_or_nothing();
 	test_spec();
 	test_prune();

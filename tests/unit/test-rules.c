@@ -214,6 +214,7 @@ static void test_weight_device_scheduler(struct bt_tree *tree)
 static void test_create_delete_attach(struct bt_tree *tree)
 {
 	struct bt_task t = { .pid = 42 };
+	struct bt_op thread_op;
 	char *why;
 
 	is_int(check(tree, &env, BT_OP_CREATE, "a", 0, NULL, &why, NULL), EEXIST,
@@ -232,7 +233,15 @@ static void test_create_delete_attach(struct bt_tree *tree)
 	       "delete the root: EPERM");
 	is_int(check(tree, &env, BT_OP_ATTACH, "a", 0, NULL, &why, NULL), ESRCH,
 	       "attach unknown pid: ESRCH");
-	words(why, "42", "ESRCH");
+	words(why, "no such process 42", "ESRCH");
+	thread_op = (struct bt_op){ .type = BT_OP_ATTACH, .path = "a",
+				    .pid = 42, .thread = true };
+	is_int(bt_rules_check(tree, &env, &thread_op, &why), ESRCH,
+	       "attach --thread unknown tid: ESRCH");
+	words(why, "no such thread 42", "ESRCH for a thread");
+	why = bt_op_describe(&thread_op);
+	is_str(why, "attach --thread /a 42", "attach --thread described");
+	free(why);
 	bt_group_add_task(tree->root, &t);
 	is_int(check(tree, &env, BT_OP_ATTACH, "a", 0, NULL, NULL, NULL), 0,
 	       "attach known pid allowed");

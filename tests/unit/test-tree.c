@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "tap.h"
+#include "tasks.h"
 #include "tree.h"
 
 static struct bt_task task(pid_t pid, const char *comm, int nice)
@@ -16,17 +17,6 @@ static struct bt_task task(pid_t pid, const char *comm, int nice)
 
 	snprintf(t.comm, sizeof(t.comm), "%s", comm);
 	bt_ioprio_resolve(0, nice, 0, &t);
-	return t;
-}
-
-/* A task with an ionice setting: @ioclass at @level. */
-static struct bt_task task_ioprio(pid_t pid, const char *comm,
-				  enum bt_ioclass ioclass, unsigned level)
-{
-	struct bt_task t = { .pid = pid };
-
-	snprintf(t.comm, sizeof(t.comm), "%s", comm);
-	bt_ioprio_resolve((ioclass << 13) | level, 0, 0, &t);
 	return t;
 }
 
@@ -188,6 +178,58 @@ static void test_weights(void)
 	bt_ioprio_resolve(3 << 13, 0, 0, &t);
 	ok(t.ioclass == BT_IOCLASS_IDLE && t.level == 7,
 	   "ionice -c3 -> idle at level 7");
+}
+
+/* exec --ioprio: ionice's classes and levels, and the rule each bad form breaks */
+static void test_ioprio_parse(void)
+{
+	static const struct {
+		const char *text;
+		int ioprio;	/* the kernel's (class << 13) | level */
+	} valid[] = {
+		{ "rt", (1 << 13) | 4 }, { "rt:0", 1 << 13 },
+		{ "realtime:7", (1 << 13) | 7 }, { "1:3", (1 << 13) | 3 },
+		{ "be", (2 << 13) | 4 }, { "be:7", (2 << 13) | 7 },
+		{ "best-effort:2", (2 << 13) | 2 }, { "2", (2 << 13) | 4 },
+		{ "BE:1", (2 << 13) | 1 },
+		{ "idle", 3 << 13 }, { "3", 3 << 13 },
+		{ "none", 0 }, { "0", 0 },
+	};
+	static const struct {
+		const char *text, *rule;
+	} invalid[] = {
+		{ "", "CLASS is" }, { "fast", "CLASS is" }, { "4", "CLASS is" },
+		{ ":3", "CLASS is" }, { "r", "CLASS is" }, { "rt4", "CLASS is" },
+		{ "rt:8", "LEVEL is 0-7" }, { "be:-1", "LEVEL is 0-7" },
+		{ "rt:", "LEVEL is 0-7" }, { "be:x", "LEVEL is 0-7" },
+		{ "be:4:1", "LEVEL is 0-7" }, { "be: 4", "LEVEL is 0-7" },
+		{ "idle:7", "only for rt and be" }, { "3:0", "only for rt and be" },
+		{ "none:0", "only for rt and be" },
+	};
+	struct bt_task t;
+	const char *rule;
+	int ioprio;
+
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++) {
+		ioprio = -1;
+		rule = NULL;
+		ok(bt_ioprio_parse(valid[i].text, &ioprio, &rule),
+		   "ioprio \"%s\" is valid", valid[i].text);
+		is_int(ioprio, valid[i].ioprio, "ioprio \"%s\" value",
+		       valid[i].text);
+	}
+	for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
+		rule = NULL;
+		ok(!bt_ioprio_parse(invalid[i].text, &ioprio, &rule) && rule &&
+		   strstr(rule, invalid[i].rule),
+		   "ioprio \"%s\" refused: %s", invalid[i].text,
+		   invalid[i].rule);
+	}
+	/* what exec sets is what show reads back */
+	bt_ioprio_parse("be:6", &ioprio, &rule);
+	bt_ioprio_resolve(ioprio, 0, 0, &t);
+	ok(t.ioclass == BT_IOCLASS_BE && t.level == 6 && !t.from_nice,
+	   "be:6 reads back as be/6");
 }
 
 static void test_device_weights(void)
@@ -442,6 +484,7 @@ int main(void)
 	test_root_hierarchical();
 	test_grp1_grp3_hierarchical();
 	test_weights();
+	test_ioprio_parse();
 	test_device_weights();
 	test_model();
 	test_classes_flat();
