@@ -19,8 +19,9 @@ static void usage(void)
 	      " blkiotree apply [options] FILE\n"
 	      "\n"
 	      "Create and set the groups described in a JSON file (- for standard\n"
-	      "input).  The whole description is checked before anything is written;\n"
-	      "groups it does not mention are left alone, unless --prune.\n"
+	      "input) of at most " BT_SPEC_MAX_SIZE_TEXT ".  The whole description is checked\n"
+	      "before anything is written; groups it does not mention are left\n"
+	      "alone, unless --prune.\n"
 	      "\n"
 	      "Options:\n"
 	      " -n, --dry-run  print the steps that would be written, write nothing\n"
@@ -32,14 +33,22 @@ static void usage(void)
 	      "For more details see blkiotree-apply(8).\n", stdout);
 }
 
-/* The whole file, NUL-terminated; NULL with errno set on failure. */
+/*
+ * The file, NUL-terminated; NULL with errno set on failure.  At most
+ * one byte more than a description may have: enough for the parser to
+ * refuse a larger one, without reading all of it into memory.
+ */
 static char *read_all(FILE *f, size_t *len)
 {
 	size_t size = 4096, n = 0;
 	char *buf = xcalloc(size, 1);
 
 	for (;;) {
-		n += fread(buf + n, 1, size - n - 1, f);
+		size_t room = size - n - 1;
+
+		if (n + room > BT_SPEC_MAX_SIZE + 1)
+			room = BT_SPEC_MAX_SIZE + 1 - n;
+		n += fread(buf + n, 1, room, f);
 		if (ferror(f)) {
 			int err = errno;
 
@@ -47,7 +56,7 @@ static char *read_all(FILE *f, size_t *len)
 			errno = err ? err : EIO;
 			return NULL;
 		}
-		if (feof(f))
+		if (feof(f) || n > BT_SPEC_MAX_SIZE)
 			break;
 		size *= 2;
 		buf = xreallocarray(buf, size, 1);

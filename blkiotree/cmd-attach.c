@@ -34,7 +34,6 @@ int cmd_attach(int argc, char **argv)
 	};
 	struct bt_session session;
 	struct bt_plan plan;
-	const char *bad;
 	char *path, *why = NULL;
 	bool thread = false;
 	int c, status, err = 0;
@@ -62,9 +61,9 @@ int cmd_attach(int argc, char **argv)
 					      argv[i],
 					      thread ? "thread" : "process");
 	}
-	path = bt_path_normalize(argv[optind], &bad);
+	path = bt_group_operand("attach", argv[optind], &status);
 	if (!path)
-		return bt_usage_error("attach", "%s: %s", argv[optind], bad);
+		return status;
 
 	status = bt_session_open(&session, "attach", true);
 	if (status != BT_EXIT_OK) {

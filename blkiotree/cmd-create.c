@@ -65,12 +65,9 @@ int cmd_create(int argc, char **argv)
 	npaths = argc - optind;
 	paths = xcalloc(npaths, sizeof(*paths));
 	for (int i = 0; i < npaths; i++) {
-		const char *bad;
-
-		paths[i] = bt_path_normalize(argv[optind + i], &bad);
+		paths[i] = bt_group_operand("create", argv[optind + i],
+					    &status);
 		if (!paths[i]) {
-			status = bt_usage_error("create", "%s: %s",
-						argv[optind + i], bad);
 			while (i--)
 				free(paths[i]);
 			free(paths);

@@ -49,11 +49,10 @@ int cmd_delete(int argc, char **argv)
 	if (optind >= argc)
 		return bt_usage_error("delete", "no group given");
 	for (int i = optind; i < argc; i++) {
-		const char *bad;
-		char *path = bt_path_normalize(argv[i], &bad);
+		char *path = bt_group_operand("delete", argv[i], &status);
 
 		if (!path)
-			return bt_usage_error("delete", "%s: %s", argv[i], bad);
+			return status;
 		free(path);
 	}
 
@@ -62,10 +61,10 @@ int cmd_delete(int argc, char **argv)
 		return status;
 	bt_plan_init(&plan);
 	for (int i = optind; i < argc && !err; i++) {
-		const char *bad;
+		/* every group was checked above, before the session */
 		struct bt_op op = {
 			.type = BT_OP_DELETE,
-			.path = bt_path_normalize(argv[i], &bad),
+			.path = bt_group_operand("delete", argv[i], &status),
 			.recursive = recursive,
 		};
 

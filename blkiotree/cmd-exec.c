@@ -72,9 +72,9 @@ int cmd_exec(int argc, char **argv)
 		command++;
 	if (!*command)
 		return bt_usage_error("exec", "no command given");
-	path = bt_path_normalize(argv[optind], &bad);
+	path = bt_group_operand("exec", argv[optind], &status);
 	if (!path)
-		return bt_usage_error("exec", "%s: %s", argv[optind], bad);
+		return status;
 	/* first, so that a refusal (rt without privilege) leaves no trace */
 	if (ioprio_text) {
 		err = bt_procinfo_set_ioprio(ioprio);

@@ -29,7 +29,6 @@ int cmd_export(int argc, char **argv)
 {
 	struct bt_session session;
 	const struct bt_group *group;
-	const char *bad;
 	char *path, *text;
 	int status;
 
@@ -37,9 +36,10 @@ int cmd_export(int argc, char **argv)
 		return status;
 	if (argc - optind > 1)
 		return bt_usage_error("export", "only one group can be exported");
-	path = bt_path_normalize(optind < argc ? argv[optind] : "/", &bad);
+	path = bt_group_operand("export", optind < argc ? argv[optind] : "/",
+				&status);
 	if (!path)
-		return bt_usage_error("export", "%s: %s", argv[optind], bad);
+		return status;
 
 	status = bt_session_open(&session, "export", false);
 	if (status != BT_EXIT_OK) {

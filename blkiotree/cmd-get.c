@@ -41,7 +41,6 @@ int cmd_get(int argc, char **argv)
 	struct bt_session session;
 	const struct bt_group *group;
 	enum bt_key *keys;
-	const char *bad;
 	char *path, *display;
 	int nkeys, status;
 
@@ -59,10 +58,10 @@ int cmd_get(int argc, char **argv)
 					      argv[optind + 1 + i],
 					      bt_key_list());
 		}
-	path = bt_path_normalize(argv[optind], &bad);
+	path = bt_group_operand("get", argv[optind], &status);
 	if (!path) {
 		free(keys);
-		return bt_usage_error("get", "%s: %s", argv[optind], bad);
+		return status;
 	}
 
 	status = bt_session_open(&session, "get", false);

@@ -31,7 +31,6 @@ int cmd_set(int argc, char **argv)
 {
 	struct bt_session session;
 	struct bt_plan plan;
-	const char *bad;
 	char *path, *why = NULL;
 	int status, err = 0;
 
@@ -56,9 +55,9 @@ int cmd_set(int argc, char **argv)
 			return bt_usage_error("set", "%s: unknown key (%s)",
 					      argv[i], bt_key_list());
 	}
-	path = bt_path_normalize(argv[optind], &bad);
+	path = bt_group_operand("set", argv[optind], &status);
 	if (!path)
-		return bt_usage_error("set", "%s: %s", argv[optind], bad);
+		return status;
 
 	status = bt_session_open(&session, "set", false);
 	if (status != BT_EXIT_OK) {

@@ -121,7 +121,7 @@ int cmd_show(int argc, char **argv)
 	struct bt_session session;
 	struct bt_kernel_check *kernel;
 	struct bt_entity *sched;
-	const char *device = NULL, *bad;
+	const char *device = NULL;
 	char *path = NULL;
 	pid_t *pids = NULL;
 	size_t npids = 0;
@@ -175,10 +175,10 @@ int cmd_show(int argc, char **argv)
 		return bt_usage_error("show", "only one group can be shown");
 	}
 	if (optind < argc) {
-		path = bt_path_normalize(argv[optind], &bad);
+		path = bt_group_operand("show", argv[optind], &status);
 		if (!path) {
 			free(pids);
-			return bt_usage_error("show", "%s: %s", argv[optind], bad);
+			return status;
 		}
 	}
 

@@ -43,6 +43,12 @@ int bt_option_error(const char *cmd, int c, char **argv,
  */
 bool bt_parse_help_only(const char *cmd, int argc, char **argv,
 			void (*usage)(void), int *status);
+/*
+ * The GROUP operand @arg of @cmd, normalized (caller frees); or NULL
+ * after the usage error naming the rule it breaks, with *@status the
+ * exit status.
+ */
+char *bt_group_operand(const char *cmd, const char *arg, int *status);
 void bt_print_version(void);
 
 int cmd_create(int argc, char **argv);

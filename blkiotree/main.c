@@ -14,6 +14,7 @@
 
 #include "cmds.h"
 #include "strutil.h"
+#include "tree.h"
 
 static const struct {
 	const char *name;
@@ -166,6 +167,17 @@ int bt_exit_for(int err)
 		return BT_EXIT_REFUSED;
 	}
 	return BT_EXIT_FAILURE;
+}
+
+char *bt_group_operand(const char *cmd, const char *arg, int *status)
+{
+	char *why, *path = bt_path_normalize(arg, &why);
+
+	if (!path) {
+		*status = bt_usage_error(cmd, "%s", why);
+		free(why);
+	}
+	return path;
 }
 
 void bt_print_version(void)

@@ -45,12 +45,6 @@ static bool get_int(struct json_object *value, long long *out)
 	return true;
 }
 
-static bool valid_name(const char *name)
-{
-	return *name && !strchr(name, '/') && strcmp(name, ".") &&
-	       strcmp(name, "..") && strlen(name) < 256;
-}
-
 static int parse_group(struct json_object *obj, const char *where,
 		       bool is_root, struct bt_spec_group *group, char **why);
 
@@ -151,16 +145,30 @@ static int parse_group(struct json_object *obj, const char *where,
 	}
 	if (!is_root) {
 		struct json_object *name;
+		const char *text;
+		char *problem, *shown;
+		size_t len;
 
 		if (!json_object_object_get_ex(obj, "name", &name) ||
 		    !json_object_is_type(name, json_type_string) ||
-		    !valid_name(json_object_get_string(name))) {
+		    strchr(json_object_get_string(name), '/')) {
 			*why = xasprintf("%s: \"name\" must be a group name "
 					 "without '/'", where);
 			return -1;
 		}
-		group->name = xstrdup(json_object_get_string(name));
-		here = xasprintf("%s (\"%s\")", where, group->name);
+		/* the length too: a "\u0000" would cut a C string short */
+		text = json_object_get_string(name);
+		len = json_object_get_string_len(name);
+		problem = bt_name_problem(text, len);
+		if (problem) {
+			*why = xasprintf("%s: \"name\": %s", where, problem);
+			free(problem);
+			return -1;
+		}
+		group->name = xstrdup(text);
+		shown = str_escape(text, len);
+		here = xasprintf("%s (\"%s\")", where, shown);
+		free(shown);
 		where = here;
 	}
 
@@ -218,6 +226,149 @@ static void position(const char *text, size_t offset, int *line, int *column)
 	}
 }
 
+/* One key of an object, decoded, and where it is in the text. */
+struct key_seen {
+	char *key;
+	size_t offset;
+};
+
+/* The objects open at one point of the text, innermost last. */
+struct open_object {
+	struct key_seen *keys;
+	size_t nkeys;
+	bool is_array;		/* an array: its strings are values */
+	bool want_key;		/* after '{' or ',': the next string is a key */
+};
+
+static int compare_keys(const void *a, const void *b)
+{
+	const struct key_seen *x = a, *y = b;
+	int order = strcmp(x->key, y->key);
+
+	if (order)
+		return order;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * The key that @object holds twice, the later place of it, or NULL.
+ * Keys compare as json-c stores them, decoded and as C strings.
+ */
+static const struct key_seen *duplicate_key(struct open_object *object)
+{
+	const struct key_seen *twice = NULL;
+
+	if (object->nkeys < 2)
+		return NULL;
+	/* sorted, not compared pairwise: an object may have many keys */
+	qsort(object->keys, object->nkeys, sizeof(*object->keys),
+	      compare_keys);
+	for (size_t i = 1; i < object->nkeys; i++)
+		if (!strcmp(object->keys[i - 1].key, object->keys[i].key) &&
+		    (!twice || object->keys[i].offset < twice->offset))
+			twice = &object->keys[i];
+	return twice;
+}
+
+/* The string literal at @literal (@len bytes with its quotes), decoded. */
+static char *decode_key(const char *literal, size_t len)
+{
+	char *copy = xcalloc(len + 1, 1);
+	struct json_object *string;
+	char *key;
+
+	memcpy(copy, literal, len);
+	string = json_tokener_parse(copy);
+	free(copy);
+	key = xstrdup(string ? json_object_get_string(string) : "");
+	json_object_put(string);
+	return key;
+}
+
+/*
+ * json-c keeps the last of two equal keys in an object and says
+ * nothing, so a repeated "weight" would silently drop a value.  Walk
+ * @text, which json-c has accepted, and find the first key that some
+ * object repeats.  Returns the reason, or NULL when there is none.
+ */
+static char *find_duplicate_key(const char *text, size_t len)
+{
+	struct open_object *stack = NULL;
+	size_t depth = 0;
+	char *why = NULL;
+
+	for (size_t i = 0; i < len && !why; i++) {
+		struct open_object *top = depth ? &stack[depth - 1] : NULL;
+		size_t end;
+
+		switch (text[i]) {
+		case '{':
+		case '[':
+			stack = xreallocarray(stack, depth + 1, sizeof(*stack));
+			stack[depth++] = (struct open_object){
+				.is_array = text[i] == '[',
+				.want_key = text[i] == '{',
+			};
+			break;
+		case ',':
+			if (top && !top->is_array)
+				top->want_key = true;
+			break;
+		case '"':
+			for (end = i + 1; end < len && text[end] != '"'; end++)
+				if (text[end] == '\\')
+					end++;
+			if (top && top->want_key) {
+				top->keys = xreallocarray(top->keys,
+							  top->nkeys + 1,
+							  sizeof(*top->keys));
+				top->keys[top->nkeys++] = (struct key_seen){
+					.key = decode_key(text + i,
+							  end + 1 - i),
+					.offset = i,
+				};
+				top->want_key = false;
+			}
+			i = end;
+			break;
+		case '}':
+		case ']':
+			if (!top)
+				break;
+			if (!top->is_array) {
+				const struct key_seen *twice =
+					duplicate_key(top);
+				int line, column;
+
+				if (twice) {
+					char *shown = str_escape(twice->key,
+							strlen(twice->key));
+
+					position(text, twice->offset, &line,
+						 &column);
+					why = xasprintf("line %d, column %d: "
+							"key \"%s\" appears "
+							"twice in one object",
+							line, column, shown);
+					free(shown);
+				}
+			}
+			for (size_t k = 0; k < top->nkeys; k++)
+				free(top->keys[k].key);
+			free(top->keys);
+			depth--;
+			break;
+		}
+	}
+	while (depth--) {
+		for (size_t k = 0; k < stack[depth].nkeys; k++)
+			free(stack[depth].keys[k].key);
+		free(stack[depth].keys);
+	}
+	free(stack);
+	return why;
+}
+
 struct bt_spec_group *bt_spec_parse(const char *text, size_t len, char **why)
 {
 	struct json_tokener *tok = json_tokener_new();
@@ -227,6 +378,13 @@ struct bt_spec_group *bt_spec_parse(const char *text, size_t len, char **why)
 
 	if (!tok) {
 		*why = xstrdup("out of memory");
+		return NULL;
+	}
+	if (len > BT_SPEC_MAX_SIZE) {
+		json_tokener_free(tok);
+		*why = xasprintf("the description is larger than %s (%d bytes), "
+				 "the most apply reads", BT_SPEC_MAX_SIZE_TEXT,
+				 BT_SPEC_MAX_SIZE);
 		return NULL;
 	}
 	if (memchr(text, '\0', len)) {
@@ -260,6 +418,11 @@ struct bt_spec_group *bt_spec_parse(const char *text, size_t len, char **why)
 		position(text, end, &line, &column);
 		*why = xasprintf("not JSON: line %d, column %d: text after the "
 				 "document", line, column);
+		json_object_put(doc);
+		return NULL;
+	}
+	*why = find_duplicate_key(text, len);
+	if (*why) {
 		json_object_put(doc);
 		return NULL;
 	}

@@ -26,8 +26,18 @@ struct bt_spec_group {
 };
 
 /*
+ * The largest description apply reads, in bytes: far above any real
+ * tree, and it bounds the memory a mistaken input (a log, a disk image)
+ * can take before it is refused.
+ */
+#define BT_SPEC_MAX_SIZE (1024 * 1024)
+#define BT_SPEC_MAX_SIZE_TEXT "1 MiB"
+
+/*
  * Parse @text.  Returns the root group, or NULL with a one-line reason in
  * *@why naming where in the document it went wrong (caller frees).
+ * Refused besides what the format does not allow: text longer than
+ * BT_SPEC_MAX_SIZE, and an object with the same key twice.
  */
 struct bt_spec_group *bt_spec_parse(const char *text, size_t len, char **why);
 void bt_spec_free(struct bt_spec_group *root);

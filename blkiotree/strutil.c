@@ -48,6 +48,29 @@ bool str_to_devnum(const char *text, unsigned *major, unsigned *minor)
 	return true;
 }
 
+char *str_escape(const char *text, size_t len)
+{
+	/* the longest escape, \xNN, is four bytes */
+	char *out = xcalloc(4 * len + 1, 1), *o = out;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = text[i];
+
+		if (c == '\n')
+			o += sprintf(o, "\\n");
+		else if (c == '\t')
+			o += sprintf(o, "\\t");
+		else if (c == '\\' || c == '"')
+			o += sprintf(o, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			o += sprintf(o, "\\x%02x", c);
+		else
+			*o++ = c;
+	}
+	*o = '\0';
+	return out;
+}
+
 static void out_of_memory(void)
 {
 	fputs("blkiotree: out of memory\n", stderr);

@@ -15,6 +15,13 @@ int str_to_ll(const char *text, long long *value);
 /* "MAJ:MIN" -> numbers; false unless the whole text is that form. */
 bool str_to_devnum(const char *text, unsigned *major, unsigned *minor);
 
+/*
+ * @len bytes of @text, printable on one line of a message: control
+ * characters as \n, \t or \xNN, and '\\' and '"' escaped so that the
+ * text can be quoted.  The caller frees it.
+ */
+char *str_escape(const char *text, size_t len);
+
 /* Like strdup() and snprintf() into fresh memory, but abort on ENOMEM. */
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -51,34 +52,97 @@ void bt_tree_free(struct bt_tree *tree)
 	free(tree);
 }
 
-char *bt_path_normalize(const char *name, const char **why)
+/*
+ * The files the kernel puts in every group: a group of one of these
+ * names could not be made, or would be mistaken for the file.
+ */
+static bool is_control_file_name(const char *name, size_t len)
 {
-	char *out = xcalloc(strlen(name) + 1, 1);
-	size_t len = 0;
-	const char *p = name;
+	static const char *const prefixes[] = { "blkio.", "cgroup." };
+	static const char *const names[] = {
+		"tasks", "notify_on_release", "release_agent",
+	};
 
-	while (*p) {
-		size_t n;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (len >= strlen(prefixes[i]) &&
+		    !strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (len == strlen(names[i]) && !strncmp(name, names[i], len))
+			return true;
+	return false;
+}
 
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if (!n)
-			break;
-		if ((n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.')) {
-			*why = "\".\" and \"..\" are not group names";
-			free(out);
-			return NULL;
-		}
-		if (len)
-			out[len++] = '/';
-		memcpy(out + len, p, n);
-		len += n;
-		p += n;
+static bool has_control_character(const char *name, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			return true;
+	return false;
+}
+
+char *bt_name_problem(const char *name, size_t len)
+{
+	char *shown, *problem = NULL;
+
+	if (!len)
+		return xstrdup("empty component (\"//\" in the path, or no "
+			       "name at all)");
+	shown = str_escape(name, len);
+	if (has_control_character(name, len))
+		problem = xasprintf("component \"%s\" has a control character",
+				    shown);
+	else if ((len == 1 && name[0] == '.') ||
+		 (len == 2 && name[0] == '.' && name[1] == '.'))
+		problem = xasprintf("component \"%s\": \".\" and \"..\" are "
+				    "not group names", shown);
+	else if (len > NAME_MAX)
+		problem = xasprintf("component \"%s\" is longer than NAME_MAX "
+				    "(%d bytes)", shown, NAME_MAX);
+	else if (is_control_file_name(name, len))
+		problem = xasprintf("component \"%s\" is the name of a cgroup "
+				    "control file (blkio.*, cgroup.*, tasks, "
+				    "notify_on_release, release_agent)", shown);
+	free(shown);
+	return problem;
+}
+
+char *bt_path_normalize(const char *name, char **why)
+{
+	const char *start = name;
+	size_t len = strlen(name);
+	char *problem, *shown;
+
+	/* "/a" names a group from the root; "a/" is how a shell completes it */
+	if (*start == '/') {
+		start++;
+		len--;
 	}
-	out[len] = '\0';
-	return out;
+	if (len && start[len - 1] == '/')
+		len--;
+	if (!strcmp(name, "/"))
+		return xstrdup("");
+	for (size_t at = 0;;) {
+		const char *slash = memchr(start + at, '/', len - at);
+		size_t n = slash ? (size_t)(slash - start) - at : len - at;
+
+		problem = bt_name_problem(start + at, n);
+		if (problem)
+			break;
+		at += n;
+		if (at == len) {
+			char *path = xcalloc(len + 1, 1);
+
+			memcpy(path, start, len);
+			return path;
+		}
+		at++;	/* the '/' */
+	}
+	shown = str_escape(name, strlen(name));
+	*why = xasprintf("%s: %s", shown, problem);
+	free(shown);
+	free(problem);
+	return NULL;
 }
 
 char *bt_group_display(const struct bt_group *group)

@@ -83,10 +83,20 @@ struct bt_tree *bt_tree_new(void);
 void bt_tree_free(struct bt_tree *tree);
 
 /*
- * Normalize a user's group name: "/a//b/" -> "a/b", "/" -> "".  Returns
- * NULL (and leaves *why) for "." or ".." components.
+ * Why @len bytes of @name cannot be one component of a group path, or
+ * NULL when they can: empty, a control character, "." or "..", longer
+ * than NAME_MAX, or the name of a cgroup control file ("blkio.*",
+ * "cgroup.*", "tasks", ...).  One line that names the rule and shows
+ * the component escaped; the caller frees it.  The command line and
+ * the apply spec both check names here, so they refuse the same ones.
  */
-char *bt_path_normalize(const char *name, const char **why);
+char *bt_name_problem(const char *name, size_t len);
+/*
+ * Normalize a user's group path: "/a/b/" -> "a/b", "/" -> "".  Returns
+ * NULL with the reason in *@why (caller frees), the path shown escaped,
+ * when a component fails bt_name_problem().
+ */
+char *bt_path_normalize(const char *name, char **why);
 /* The name users see, "/" or "/a/b"; the caller frees it. */
 char *bt_group_display(const struct bt_group *group);
 

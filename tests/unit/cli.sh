@@ -125,6 +125,36 @@ expect "apply: -n after the file" 2 "unknown key \"wieght\"" apply "$tmp/typo.js
 expect "apply --prune reads the file first" 2 "unknown key \"wieght\"" apply "$tmp/typo.json" --prune -n
 printf '{ "groups": [ ' >"$tmp/cut.json"
 expect "apply truncated file" 2 "ends too early" apply "$tmp/cut.json"
+
+# Group names are checked by one rule set before anything is opened, so
+# every name below is refused with status 2 and never reaches the host.
+nl='
+'
+expect "create: newline in a name, escaped" 2 "blkiotree: create: a/b\\nc: component \"b\\nc\" has a control character (try" create "a/b${nl}c"
+expect "create: tab in a name, escaped" 2 "component \"a\\tb\" has a control character" create "$(printf 'a\tb')"
+expect "create: \\x01 in a name, escaped" 2 "component \"\\x01\" has a control character" create "$(printf 'g/\001')"
+expect "create: empty component" 2 "blkiotree: create: a//b: empty component" create a//b
+expect "create: empty name" 2 "blkiotree: create: : empty component" create ""
+expect "create: . component" 2 "component \".\": \".\" and \"..\" are not group names" create ./a
+expect "create: component longer than NAME_MAX" 2 "is longer than NAME_MAX (255 bytes)" create "a/$(printf '%0256d' 0)"
+expect "create: blkio.* control file" 2 "blkiotree: create: a/blkio.weight: component \"blkio.weight\" is the name of a cgroup control file" create a/blkio.weight
+expect "create: cgroup.* control file" 2 "component \"cgroup.procs\" is the name of a cgroup control file" create cgroup.procs/x
+expect "create: tasks" 2 "component \"tasks\" is the name of a cgroup control file" create g tasks
+expect "create: notify_on_release" 2 "component \"notify_on_release\" is the name" create notify_on_release
+expect "create: release_agent" 2 "component \"release_agent\" is the name" create release_agent
+expect "set: control file name" 2 "blkiotree: set: tasks: component \"tasks\" is the name" set tasks weight=500
+expect "get: control file name" 2 "blkiotree: get: blkio.weight: component" get blkio.weight weight
+expect "show: control file name" 2 "blkiotree: show: a/cgroup.procs: component" show a/cgroup.procs
+expect "delete: a bad name after a good one" 2 "blkiotree: delete: release_agent: component" delete g release_agent
+expect "attach: control file name" 2 "blkiotree: attach: tasks: component" attach tasks 1
+expect "exec: control file name" 2 "blkiotree: exec: tasks: component" exec tasks true
+expect "export: newline in a name" 2 "blkiotree: export: a\\n: component \"a\\n\" has a control" export "a${nl}"
+printf '{ "groups": [ { "name": "tasks" } ] }' >"$tmp/tasks.json"
+expect "apply: control file name" 2 "groups[0]: \"name\": component \"tasks\" is the name of a cgroup control file" apply "$tmp/tasks.json"
+printf '{ "weight": 500, "weight": 100 }' >"$tmp/twice.json"
+expect "apply: a key twice" 2 "line 1, column 18: key \"weight\" appears twice in one object" apply "$tmp/twice.json"
+{ printf '{}'; head -c 1048575 /dev/zero | tr '\0' ' '; } >"$tmp/big.json"
+expect "apply: larger than 1 MiB" 2 "blkiotree: apply $tmp/big.json: the description is larger than 1 MiB" apply "$tmp/big.json"
 printf '{ "weight": 500 }' | { "$BLKIOTREE" apply -n --frob - 2>"$tmp/err"; echo $? >"$tmp/rc"; }
 [ "$(cat "$tmp/rc")" = 2 ] && echo "ok $((n += 1)) - apply option error before reading stdin" ||
 	{ echo "not ok $((n += 1)) - apply option error before reading stdin"; fails=$((fails + 1)); }

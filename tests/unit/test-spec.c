@@ -6,9 +6,11 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "plan.h"
 #include "spec.h"
+#include "strutil.h"
 #include "tap.h"
 
 static void good(void)
@@ -65,6 +67,84 @@ static void bad_len(const char *text, size_t len, const char *reason_part,
 static void bad(const char *text, const char *reason_part, const char *what)
 {
 	bad_len(text, strlen(text), reason_part, what);
+}
+
+/* The names the command line refuses (test-tree), refused here alike. */
+static void test_names(void)
+{
+	bad("{ \"groups\": [ { \"name\": \"tasks\" } ] }",
+	    "groups[0]: \"name\": component \"tasks\" is the name of a cgroup "
+	    "control file", "name of a control file");
+	bad("{ \"groups\": [ { \"name\": \"blkio.weight\" } ] }",
+	    "control file", "name blkio.weight");
+	bad("{ \"groups\": [ { \"name\": \"a\\nb\" } ] }",
+	    "\"name\": component \"a\\nb\" has a control character",
+	    "name with a newline, escaped");
+	bad("{ \"groups\": [ { \"name\": \"a\\u0000b\" } ] }",
+	    "component \"a\\x00b\" has a control character",
+	    "name with \\u0000, not cut short");
+	bad("{ \"groups\": [ { \"name\": \"..\" } ] }",
+	    "\".\" and \"..\" are not group names", "name .. by its rule");
+}
+
+static void test_duplicate_keys(void)
+{
+	const char *tricky = "{ \"groups\": [ { \"name\": \"b,\\\"name\\\": {\" "
+			     "}, { \"name\": \"c\", \"groups\": [ { \"name\": "
+			     "\"d\" } ] } ], \"weight\": 100 }";
+	struct bt_spec_group *root;
+	char *why = NULL;
+
+	bad("{ \"weight\": 100, \"weight\": 200 }",
+	    "line 1, column 18: key \"weight\" appears twice in one object",
+	    "a key twice, at its second place");
+	bad("{ \"groups\": [ { \"name\": \"a\",\n \"n\\u0061me\": \"b\" } ] }",
+	    "line 2, column 2: key \"name\" appears twice",
+	    "a key twice, once escaped");
+	bad("{ \"weight_device\": [ { \"device\": \"8:0\", \"weight\": 1, "
+	    "\"weight\": 2 } ] }", "key \"weight\" appears twice",
+	    "a key twice in a weight_device entry");
+	bad("{ \"groups\": [ { \"name\": \"a\", \"groups\": [] },\n"
+	    "{ \"name\": \"b\", \"groups\": [ { \"name\": \"c\", "
+	    "\"name\": \"d\" } ] } ] }", "line 2, column 43: key \"name\"",
+	    "a key twice in a nested group");
+	bad("{ /* \" */ \"weight\": 1 }", "not JSON",
+	    "comments, which could hide keys, are not JSON");
+
+	/* quotes, braces and commas inside strings are not keys */
+	root = bt_spec_parse(tricky, strlen(tricky), &why);
+	ok(root && root->nchildren == 2 && !strcmp(root->children[0].name,
+						    "b,\"name\": {"),
+	   "the same key in different objects, and keys inside strings");
+	if (why)
+		printf("#   %s\n", why);
+	bt_spec_free(root);
+	free(why);
+}
+
+static void test_size_limit(void)
+{
+	size_t len = BT_SPEC_MAX_SIZE;
+	char *text = xcalloc(len + 2, 1);
+	struct bt_spec_group *root;
+	char *why = NULL;
+
+	/* "{}" padded with blanks to the limit is read */
+	memset(text, ' ', len + 1);
+	text[0] = '{';
+	text[len - 1] = '}';
+	root = bt_spec_parse(text, len, &why);
+	ok(root != NULL, "a description of exactly %d bytes is read",
+	   BT_SPEC_MAX_SIZE);
+	if (why)
+		printf("#   %s\n", why);
+	bt_spec_free(root);
+	free(why);
+	text[len - 1] = ' ';
+	text[len] = '}';
+	bad_len(text, len + 1, "larger than 1 MiB (1048576 bytes)",
+		"one byte more than the limit");
+	free(text);
 }
 
 static const struct bt_blockdev disks[] = {
@@ -219,5 +299,8 @@ int main(void)
 	bad("{ \"weight_device\": { \"8:16\": 300 } }", "must be an array",
 	    "weight_device object");
 	bad_len("{ \"weight\": 500 }\0{}", 20, "NUL", "NUL byte");
+	test_names();
+	test_duplicate_keys();
+	test_size_limit();
 	return tap_done();
 }

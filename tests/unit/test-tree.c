@@ -5,7 +5,10 @@
  */
 #include "config.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tap.h"
 #include "tasks.h"
@@ -262,7 +265,7 @@ static void test_model(void)
 	struct bt_group *a = bt_group_add(tree->root, "a");
 	struct bt_group *ab = bt_group_add(a, "b");
 	struct bt_task t = task(7, "x", 0);
-	const char *why = NULL;
+	char *why = NULL;
 	char *path;
 
 	bt_group_add(tree->root, "0first");
@@ -270,13 +273,12 @@ static void test_model(void)
 	ok(bt_group_find(tree, "a/b") == ab, "find a/b");
 	ok(bt_group_find(tree, "") == tree->root, "\"\" is the root");
 	ok(!bt_group_find(tree, "a/c"), "a/c does not exist");
-	path = bt_path_normalize("//a//b/", &why);
-	is_str(path, "a/b", "normalize //a//b/");
+	path = bt_path_normalize("/a/b/", &why);
+	is_str(path, "a/b", "normalize /a/b/");
 	free(path);
 	path = bt_path_normalize("/", &why);
 	is_str(path, "", "normalize / to the root");
 	free(path);
-	ok(!bt_path_normalize("a/../b", &why) && why, "refuse ..");
 	bt_group_add_task(ab, &t);
 	ok(bt_tree_find_task(tree, 7) == ab, "task found in a/b");
 	bt_group_remove(a);
@@ -295,6 +297,68 @@ static void test_model(void)
  * pivot Root 1000, Grp1 500 (tsk2 below), Grp2 idle -> 66.67 / 33.33;
  * in Grp1 only tsk2 is busy, so it gets all 33.33 %, Grp3 0.
  */
+/* @path is refused, with @reason_part in the one-line reason. */
+static void refused_path(const char *path, const char *reason_part,
+			 const char *what)
+{
+	char *why = NULL, *normal = bt_path_normalize(path, &why);
+
+	ok(!normal && why && strstr(why, reason_part) && !strchr(why, '\n'),
+	   "refuse %s", what);
+	if (why && !strstr(why, reason_part))
+		printf("#   got: %s\n", why);
+	free(normal);
+	free(why);
+}
+
+static void test_group_names(void)
+{
+	char long_name[NAME_MAX + 2];
+	char *problem;
+
+	refused_path("a/../b", "a/../b: component \"..\": \".\" and \"..\" "
+		     "are not group names", "..");
+	refused_path("./a", "component \".\"", ".");
+	refused_path("a//b", "empty component", "an empty component");
+	refused_path("//a", "empty component", "a leading //");
+	refused_path("a//", "empty component", "a trailing //");
+	refused_path("", "empty component", "an empty path");
+	refused_path("//", "empty component", "// for the root");
+	refused_path("a/b\nc", "a/b\\nc: component \"b\\nc\" has a control "
+		     "character", "a newline, escaped");
+	refused_path("a\tb", "component \"a\\tb\" has a control character",
+		     "a tab, escaped");
+	refused_path("x/\x01", "component \"\\x01\" has a control",
+		     "\\x01, escaped");
+	refused_path("a\x7f", "component \"a\\x7f\" has a control", "DEL");
+	refused_path("a/blkio.weight", "component \"blkio.weight\" is the "
+		     "name of a cgroup control file", "blkio.weight");
+	refused_path("blkio.anything", "control file", "any blkio.* name");
+	refused_path("cgroup.procs/a", "control file", "cgroup.procs");
+	refused_path("tasks", "control file", "tasks");
+	refused_path("a/notify_on_release", "control file",
+		     "notify_on_release");
+	refused_path("release_agent", "control file", "release_agent");
+
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	refused_path(long_name, "longer than NAME_MAX", "NAME_MAX + 1 bytes");
+	problem = bt_name_problem(long_name, NAME_MAX);
+	ok(!problem, "NAME_MAX bytes is a name");
+	free(problem);
+	problem = bt_name_problem("a\0b", 3);
+	ok(problem && strstr(problem, "\"a\\x00b\" has a control"),
+	   "a NUL inside the length is a control character");
+	free(problem);
+	for (const char *const *name = (const char *const[]){ "blkio", "cgroup",
+		"tasks.d", "mytasks", "blkio-a", ".hidden", "...", "caf\xc3\xa9",
+		NULL }; *name; name++) {
+		problem = bt_name_problem(*name, strlen(*name));
+		ok(!problem, "\"%s\" is a name", *name);
+		free(problem);
+	}
+}
+
 static void test_only_tasks_busy(void)
 {
 	struct bt_tree *tree = seed_tree(0, 0, 0);
@@ -487,6 +551,7 @@ int main(void)
 	test_ioprio_parse();
 	test_device_weights();
 	test_model();
+	test_group_names();
 	test_classes_flat();
 	test_classes_hierarchical();
 	test_class_unknown();
