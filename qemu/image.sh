@@ -27,6 +27,10 @@ destdir=${3:-}
 tests=${4:-$top/tests/guest}
 imgdir=$LAB_CACHE/image
 mkdir -p "$imgdir"
+# The parts are built in shared folders: one image at a time, also when
+# the normal and debug guests start together.
+exec 9>"$imgdir/lock"
+flock 9
 
 # Copy into ROOT the shared libraries an ELF binary needs, as ldd
 # resolves them on the host (the guest borrows the host's Debian

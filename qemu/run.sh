@@ -60,8 +60,9 @@ kernel=$("$here/kernel.sh" image "$flavor")
 [ -f "$kernel" ] || lab_die "no $flavor kernel at $kernel (qemu/kernel.sh build $flavor)"
 "$here/image.sh" "$flavor" "$out/initramfs.cpio" "$destdir" "$tests_dir"
 
-# A sparse scratch file behind the guest's virtio disk (/dev/vda).
-scratch=$LAB_CACHE/scratch.img
+# A sparse scratch file behind the guest's virtio disk (/dev/vda), one
+# per flavor so that the normal and debug guests can run side by side.
+scratch=$LAB_CACHE/scratch-$flavor.img
 [ -f "$scratch" ] || truncate -s 1G "$scratch"
 
 # Nested KVM hangs on some hosts: use it only when a short probe boot
@@ -72,6 +73,9 @@ accel() {
 	tcg | kvm) echo "$LAB_ACCEL"; return ;;
 	esac
 	local verdict=$LAB_CACHE/accel.$(cat /proc/sys/kernel/random/boot_id)
+	# one probe per host boot, also when two guests start at once
+	exec 8>"$LAB_CACHE/accel.lock"
+	flock 8
 	if [ ! -f "$verdict" ]; then
 		echo tcg >"$verdict"
 		if [ -w /dev/kvm ]; then
@@ -83,13 +87,39 @@ accel() {
 			grep -q '^lab-probe-ok' "$out/kvm-probe.log" 2>/dev/null && echo kvm >"$verdict"
 		fi
 	fi
+	flock -u 8
 	cat "$verdict"
 }
 
-machine=(-accel "$(accel)" -m "${LAB_GUEST_MEM:-2048}" -smp "${LAB_GUEST_CPUS:-2}"
+# The guest's clock.  Under TCG a guest's time is the host's: its CPU is
+# whatever the host spares, so every figure that weighs CPU work against
+# a modelled device (shares on the 100 us null_blk, IOPS) moves with the
+# host's speed and load.  With instruction counting (-icount) the
+# guest's clock advances by 2^shift ns per instruction it executes and,
+# with sleep=off, jumps to the next timer when the guest idles: the
+# guest sees a 250 MIPS CPU on any host, however busy, and a test's
+# figures repeat from run to run and from host to host.  QEMU 7.2 hangs
+# bringing up a second vCPU under -icount, so such a guest has one.
+# The normal kernel's tests and benchmarks run on it ("icount"); the
+# debug kernel judges no timing (tap_check_timing) and an interactive
+# shell wants the wall clock, so they keep the host's ("host").
+default_clock=host
+[ "$flavor" != normal ] || [ "$mode" != test ] || default_clock=icount
+clock=${LAB_CLOCK:-$default_clock}
+# results on another clock than the flavor's own are told apart
+label=$flavor
+[ "$clock" = "$default_clock" ] || label=$flavor-$clock
+case "$clock" in
+icount) clock_opts=(-smp 1 -icount shift=2,sleep=off) ;;
+host) clock_opts=(-smp "${LAB_GUEST_CPUS:-2}") ;;
+*) lab_die "LAB_CLOCK must be icount or host, not '$clock'" ;;
+esac
+
+machine=(-accel "$(accel)" -m "${LAB_GUEST_MEM:-2048}" "${clock_opts[@]}"
 	-no-reboot -display none -kernel "$kernel" -initrd "$out/initramfs.cpio"
 	-drive file="$scratch",if=virtio,format=raw,cache=writeback)
 cmdline="console=ttyS0 panic=-1 loglevel=5 lab.flavor=$flavor lab.mode=$mode"
+cmdline="$cmdline lab.clock=$clock"
 cmdline="$cmdline lab.test_timeout=${LAB_TEST_TIMEOUT:-900}"
 # Under TCG every vCPU's TSC comes from the one host clock, but the
 # kernel's boot-time sync check sees the vCPUs' TSCs apart and falls back
@@ -115,9 +145,9 @@ test) tr ',' '\n' <<<"$tests" | grep . >"$out/expected-tests" || true ;;
 *) lab_die "run.sh: unknown mode $mode" ;;
 esac
 
-# Host load.  Under TCG the guest's sense of time is the host's CPU: a
-# host busy with other work slows the guest's submitters against its
-# modelled devices and moves every share a test measures.  While the
+# Host load.  On the wall clock the guest's sense of time is the host's
+# CPU: a host busy with other work slows the guest's submitters against
+# its modelled devices and moves every share a test measures.  While the
 # guest runs, the CPU time that processes other than QEMU take is
 # summed per guest test (OUT/host-load.log: "TEST PERCENT" of all the
 # host's CPUs), and qemu/verdict.sh shows it beside a failed test.
@@ -149,7 +179,7 @@ current_test() {
 	echo "${name:-boot}"
 }
 
-lab_log "booting the $flavor guest ($(accel)); console: $out/console.log"
+lab_log "booting the $flavor guest ($(accel), $clock clock); console: $out/console.log"
 start=$SECONDS
 qemu-system-x86_64 "${machine[@]}" -serial file:"$out/console.log" \
 	-serial file:"$out/results.log" -append "$cmdline" </dev/null &
@@ -158,7 +188,7 @@ declare -A other_ticks=() all_ticks=()
 cpus=$(nproc)
 last_busy=$(host_busy_ticks) last_qemu=0 last_uptime=$(cut -d' ' -f1 /proc/uptime)
 # A guest that never reaches its init, or never finishes, is stopped.
-boot_limit=${LAB_BOOT_TIMEOUT:-300} run_limit=${LAB_GUEST_TIMEOUT:-2400}
+boot_limit=${LAB_BOOT_TIMEOUT:-300} run_limit=${LAB_GUEST_TIMEOUT:-3600}
 while kill -0 $qemu 2>/dev/null; do
 	elapsed=$((SECONDS - start))
 	if [ $elapsed -gt "$run_limit" ] ||
@@ -183,19 +213,22 @@ while kill -0 $qemu 2>/dev/null; do
 done
 wait $qemu || lab_log "qemu exited with status $?"
 lab_log "the $flavor guest ran for $((SECONDS - start)) s"
+# On the instruction clock the host's load moves no figure: no report.
+[ "$clock" = host ] || all_ticks=()
+rm -f "$out/host-load.log"
 other_sum=0 all_sum=0
 for t in "${!all_ticks[@]}"; do
 	other=${other_ticks[$t]} all=${all_ticks[$t]}
 	[ "$other" -gt 0 ] || other=0
 	other_sum=$((other_sum + other)) all_sum=$((all_sum + all))
 	if [ "$all" -gt 0 ]; then
-		echo "$t $((100 * other / all))"
+		echo "$t $((100 * other / all))" >>"$out/host-load.log"
 	fi
-done >"$out/host-load.log"
+done
 [ "$all_sum" -eq 0 ] ||
 	lab_log "other processes kept $((100 * other_sum / all_sum)) % of the host's $cpus CPUs busy meanwhile (per test: $out/host-load.log)"
 
 # The guest's tty turned each newline into CR LF.
 sed -i 's/\r$//' "$out/results.log" "$out/console.log"
 sed -n '/^=== dmesg$/,/^=== end$/p' "$out/results.log" >"$out/dmesg.log"
-exec "$here/verdict.sh" "$flavor" "$out"
+exec "$here/verdict.sh" "$label" "$out"

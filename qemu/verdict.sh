@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Judge one guest run:  qemu/verdict.sh FLAVOR OUTDIR
+# Judge one guest run:  qemu/verdict.sh LABEL OUTDIR
+# (LABEL names the run in the report: its flavor, and its clock when that
+# is not the flavor's own, e.g. normal-host).
 # Reads OUTDIR/results.log (framed TAP, see tests/tap-summary.awk),
 # OUTDIR/dmesg.log, OUTDIR/console.log and OUTDIR/expected-tests (the
 # tests the guest was given, one a line; qemu/run.sh writes it); prints
@@ -10,7 +12,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-flavor=${1:?flavor} out=${2:?outdir}
+flavor=${1:?label} out=${2:?outdir}
 
 # The first line of every report a kernel bug, a lock-order problem, a
 # memory error, a leak, a hang or a stall prints (after the printk time).

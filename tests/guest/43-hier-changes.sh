@@ -8,11 +8,12 @@
 # a change must have taken effect by then.  Expected shares come from
 # the weights alone (lib.sh's hier_model).  In time mode CFQ divides
 # disk time, so each window checks the groups' shares of it (blkio.time)
-# closely, and every group's and task's share of the bytes more loosely:
-# bytes follow time only as far as the guest's speed holds from one
-# slice to the next, and under TCG it does not (a probe of W1 1000 : W2
-# 500 in 12 s windows: 7 to 12 kB per ms within one run, W1's bytes
-# 64.9-68.5 % where its disk time stayed at 66.1-67.4 %).  Then the
+# and every group's and task's share of the bytes, both at the
+# contract's 2 points plus 20 % relative.  Bytes follow time as far as
+# the guest's speed holds from one slice to the next: on the guest's
+# instruction clock it does (within 0.5 points, 2026-12-05), where on
+# the wall clock it did not (W1's bytes 64.9-68.5 % where its disk time
+# stayed at 66.1-67.4 %, and a 5-point bound).  Then the
 # debugfs tree must hold no entity of a removed cgroup or of a finished
 # task, fio's crc32c verification must find every block it wrote while
 # weights, use_hierarchy and cgroups of its jobs change, and the kernel
@@ -23,8 +24,7 @@ tap_plan 27
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
 disk=h43
-time_tolerance=2
-tolerance=5
+tolerance=2
 splats=$(dmesg_splats)
 cfq_nullb $disk
 majmin=$(cat /sys/block/$disk/dev)
@@ -53,10 +53,11 @@ window() {
 	cfq_group_times $disk $spec >/tmp/h43.times
 	counter_window /tmp/h43.times.mark /tmp/h43.times >/tmp/h43.time-window
 	tap_diag "$1 (fio status dumps $first-$dump):"
-	tap_check_timing "$1: groups' disk time within $time_tolerance points" \
-		hier_share_check --times $spec /tmp/h43.time-window $time_tolerance
-	tap_check_timing "$1: shares of bytes within $tolerance points" \
-		hier_share_check $spec /tmp/h43.window $tolerance
+	tap_check_timing "$1: groups' disk time within $tolerance points and $SHARE_RELATIVE %" \
+		hier_share_check --times --relative $SHARE_RELATIVE $spec \
+		/tmp/h43.time-window $tolerance
+	tap_check_timing "$1: shares of bytes within $tolerance points and $SHARE_RELATIVE %" \
+		hier_share_check --relative $SHARE_RELATIVE $spec /tmp/h43.window $tolerance
 }
 
 # times_mark: the groups' disk times now, where the next window starts.

@@ -15,8 +15,10 @@
 # after on the same disk: CFQ serves one queue at a time on a rotational
 # disk, so a reader alone is the throughput it can give, and the tree
 # used to fall to 1/20 of it, idling for a reader that waited for a tag.
-# Switching between 8 or 48 queues costs a little at every slice's end
-# (0.91-1.02 of the lone reader in seven runs, 2026-12-05).
+# Switching between 8 or 48 queues costs a little at every slice's end:
+# on the guest's instruction clock (qemu/run.sh) 0.91 and 0.89 of the
+# lone reader, the same to 0.3 % in two runs (2026-12-05); on the wall
+# clock of a busy or slower host it fell to 0.82 (a CI run).
 # (mq-deadline's IOPS with all readers, which keeps the driver's queue
 # full, are reported beside it.)
 . "$LAB_GUEST_LIB"

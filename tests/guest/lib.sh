@@ -63,20 +63,6 @@ tap_check_timing() {
 	[ -z "$out" ] || echo "$out" | sed '/^#/!s/^/#   /'
 }
 
-# tap_check_todo REASON DESC CMD...: tap_check for a figure the code is
-# known not to reach yet (REASON names the issue): a miss is a TAP TODO,
-# reported with its figures, that does not fail the run.
-tap_check_todo() {
-	local reason=$1 desc=$2 out
-	shift 2
-	if out=$("$@" 2>&1); then
-		tap_ok "$desc"
-	else
-		tap_fail "$desc # TODO $reason"
-	fi
-	[ -z "$out" ] || echo "$out" | sed 's/^/#   /'
-}
-
 # ratio_at_least A B MIN: print A / B; succeed when A is at least MIN
 # times B (and B is not 0).
 ratio_at_least() {
@@ -827,3 +813,53 @@ tree_compare() {
 dmesg_splats() {
 	dmesg | grep -cE '(BUG:|WARNING:|kernel BUG at|Oops|Kernel panic|general protection fault|Unable to handle|UBSAN:|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked for more than|INFO: rcu|rcu: INFO:|list_(add|del) corruption|kmemleak: .*new suspected memory leak)'
 }
+
+# Sync before writeback (47, 48): a reader (direct, sequential, one
+# request at a time) beside a task dirtying the page cache of the same
+# disk keeps at least 80 % of the bytes it reads beside an equal direct
+# reader, under cfq, in runs of WRITEBACK_RUNTIME seconds.
+WRITEBACK_RUNTIME=10
+wb_out=/tmp/writeback
+
+# writeback_reader_vs DEV OTHER...: one fio run of the reader beside one
+# other job (fio options OTHER, on the disk's second half); prints the
+# reader's bytes and its 99th-percentile completion latency in us.
+writeback_reader_vs() {
+	local dev=$1 half
+	shift
+	half=$(($(cat "/sys/block/${dev#/dev/}/size") * 512 / 2))
+	fio --output-format=terse --minimal --filename="$dev" --bs=4k \
+		--time_based --ramp_time=2 --runtime=$WRITEBACK_RUNTIME --exitall \
+		--name=reader --direct=1 --ioengine=psync --rw=read --offset=0 \
+		--size=$half --name=other --offset=$half --size=$half "$@" \
+		>$wb_out.terse 2>$wb_out.err || sed 's/^/# fio: /' $wb_out.err >&2
+	awk -F';' '$3 == "reader" {
+		p99 = "?"
+		for (i = 18; i <= 37; i++)
+			if ($i ~ /^99\.0+%=/) { p99 = $i; sub(/.*=/, "", p99) }
+		printf "%d %s\n", ($6 + $47) * 1024, p99
+	}' $wb_out.terse
+}
+
+# writeback_case NAME DEV: the reader against a direct reader, then
+# against a buffered writer under cfq, bfq and mq-deadline; cfq is
+# judged, the others' figures reported.
+writeback_case() {
+	local name=$1 dev=$2 disk ref wb s
+	disk=${dev#/dev/}
+	set_scheduler "$disk" cfq
+	ref=$(writeback_reader_vs "$dev" --direct=1 --ioengine=psync --rw=read)
+	tap_diag "$name, cfq: reader beside a direct reader: ${ref% *} bytes, p99 ${ref#* } us"
+	for s in cfq bfq mq-deadline; do
+		set_scheduler "$disk" $s
+		echo "$s $(writeback_reader_vs "$dev" --direct=0 --ioengine=psync \
+			--rw=write --bs=64k)" >$wb_out.$s
+		tap_diag "$name, $s: reader beside a buffered writer:" \
+			"$(awk '{ print $2 }' $wb_out.$s) bytes, p99 $(awk '{ print $3 }' $wb_out.$s) us"
+	done
+	set_scheduler "$disk" cfq
+	wb=$(awk '{ print $2 }' $wb_out.cfq)
+	tap_check_timing "$name: beside a buffered writer the reader keeps 80 % under cfq" \
+		ratio_at_least "$wb" "${ref% *}" 0.8
+}
+
