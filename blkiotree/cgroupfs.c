@@ -314,6 +314,17 @@ int bt_cgroupfs_write(const struct bt_cgroupfs *fs, const char *path,
 	return err;
 }
 
+/* Straight from the mount too: libcgroup reads a value line by line. */
+int bt_cgroupfs_read(const struct bt_cgroupfs *fs, const char *path,
+		     const char *file, char **text)
+{
+	char *name = group_file(fs, path, file);
+	int err = str_read_file(name, text);
+
+	free(name);
+	return err;
+}
+
 int bt_cgroupfs_delete(const char *path,
 		       bool recursive)
 {

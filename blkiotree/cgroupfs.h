@@ -36,6 +36,12 @@ void bt_cgroupfs_close(struct bt_cgroupfs *fs);
 int bt_cgroupfs_load(const struct bt_cgroupfs *fs, bool task_details,
 		     struct bt_tree **tree);
 
+/*
+ * The whole text of @file ("blkio.time", ...) of the group, in *@text
+ * (caller frees).
+ */
+int bt_cgroupfs_read(const struct bt_cgroupfs *fs, const char *path,
+		     const char *file, char **text);
 /* Create one group; its parent exists. */
 int bt_cgroupfs_create(const struct bt_cgroupfs *fs, const char *path);
 /* Write @value into @file ("blkio.weight", ...) of the group, in one write. */

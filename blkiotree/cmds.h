@@ -55,6 +55,7 @@ int cmd_create(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_get(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_delete(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_exec(int argc, char **argv);

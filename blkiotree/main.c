@@ -24,6 +24,7 @@ static const struct {
 	{ "set", cmd_set },
 	{ "get", cmd_get },
 	{ "show", cmd_show },
+	{ "top", cmd_top },
 	{ "delete", cmd_delete },
 	{ "attach", cmd_attach },
 	{ "exec", cmd_exec },
@@ -198,6 +199,7 @@ static void usage(void)
 	      " set GROUP KEY=VALUE...                      set weight, use_hierarchy, weight_device\n"
 	      " get GROUP KEY...                            print values alone, for scripts\n"
 	      " show [options] [GROUP]                      show the effective scheduling tree\n"
+	      " top [options] [GROUP]                       show the tree with the shares measured live\n"
 	      " delete [-r] GROUP...                        delete groups\n"
 	      " attach [--thread] GROUP PID...              move processes (or threads) into a group\n"
 	      " exec [options] GROUP [--] COMMAND [ARG...]  run a command in a group\n"

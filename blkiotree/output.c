@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure.h"
 #include "output.h"
 #include "strutil.h"
 
@@ -53,12 +54,21 @@ static char *share_text(double share)
 	return xasprintf("%.2f", share);
 }
 
+/* A measured share, or "-" for no data (see measure.h). */
+static char *measured_text(const struct bt_amount *amount)
+{
+	return amount->has_share ? xasprintf("%.2f%%", amount->share)
+				 : xstrdup("-");
+}
+
 enum {
 	COL_NAME,
 	COL_TYPE,
 	COL_PID,
 	COL_WEIGHT,
 	COL_SHARE,
+	COL_TIME,
+	COL_BYTES,
 	COL_IOPRIO,
 	COL_HIERARCHY,
 };
@@ -85,6 +95,12 @@ static int add_lines(struct libscols_table *table, struct libscols_line *parent,
 	text = share_text(entity->share);
 	rc |= scols_line_refer_data(line, COL_SHARE, xasprintf("%s%%", text));
 	free(text);
+	if (entity->measure && entity->type != BT_ENTITY_TASK)
+		rc |= scols_line_refer_data(line, COL_TIME,
+				measured_text(&entity->measure->time_ms));
+	if (entity->measure)
+		rc |= scols_line_refer_data(line, COL_BYTES,
+				measured_text(&entity->measure->bytes));
 	if (entity->type == BT_ENTITY_GROUP)
 		rc |= scols_line_set_data(line, COL_HIERARCHY,
 					  entity->group->use_hierarchy ? "1" : "0");
@@ -123,14 +139,17 @@ static int print_tree(FILE *out, const struct bt_show *show,
 	static const struct {
 		const char *name;
 		int flags;
+		bool measured;		/* top's only */
 	} columns[] = {
-		[COL_NAME] = { "NAME", SCOLS_FL_TREE },
-		[COL_TYPE] = { "TYPE", 0 },
-		[COL_PID] = { "PID", SCOLS_FL_RIGHT },
-		[COL_WEIGHT] = { "WEIGHT", SCOLS_FL_RIGHT },
-		[COL_SHARE] = { "SHARE", SCOLS_FL_RIGHT },
-		[COL_IOPRIO] = { "IOPRIO", 0 },
-		[COL_HIERARCHY] = { "HIER", SCOLS_FL_RIGHT },
+		[COL_NAME] = { "NAME", SCOLS_FL_TREE, false },
+		[COL_TYPE] = { "TYPE", 0, false },
+		[COL_PID] = { "PID", SCOLS_FL_RIGHT, false },
+		[COL_WEIGHT] = { "WEIGHT", SCOLS_FL_RIGHT, false },
+		[COL_SHARE] = { "SHARE", SCOLS_FL_RIGHT, false },
+		[COL_TIME] = { "TIME", SCOLS_FL_RIGHT, true },
+		[COL_BYTES] = { "BYTES", SCOLS_FL_RIGHT, true },
+		[COL_IOPRIO] = { "IOPRIO", 0, false },
+		[COL_HIERARCHY] = { "HIER", SCOLS_FL_RIGHT, false },
 	};
 	int rc = 0;
 
@@ -140,6 +159,10 @@ static int print_tree(FILE *out, const struct bt_show *show,
 		/* raw output is for scripts: no tree drawing, as lsblk --raw */
 		int flags = format->raw ? columns[i].flags & ~SCOLS_FL_TREE
 					: columns[i].flags;
+
+		/* hidden keeps the column numbers of the others */
+		if (columns[i].measured && !show->interval_ms)
+			flags |= SCOLS_FL_HIDDEN;
 
 		if (!scols_table_new_column(table, columns[i].name, 0, flags))
 			rc = -ENOMEM;
@@ -201,6 +224,17 @@ static struct json_object *share_json(double share)
 	return obj;
 }
 
+/* A measured amount: null when there is no data. */
+static void add_amount_json(struct json_object *obj, const char *delta_key,
+			    const char *share_key,
+			    const struct bt_amount *amount)
+{
+	json_object_object_add(obj, delta_key, amount->measured ?
+			       json_object_new_int64(amount->delta) : NULL);
+	json_object_object_add(obj, share_key, amount->has_share ?
+			       share_json(amount->share) : NULL);
+}
+
 static struct json_object *entity_json(const struct bt_entity *entity,
 				       const struct bt_group *focus)
 {
@@ -232,6 +266,12 @@ static struct json_object *entity_json(const struct bt_entity *entity,
 		json_object_object_add(obj, "weight",
 				       json_object_new_int(entity->weight));
 	json_object_object_add(obj, "share", share_json(entity->share));
+	if (entity->measure && entity->type != BT_ENTITY_TASK)
+		add_amount_json(obj, "time_ms", "time_share",
+				&entity->measure->time_ms);
+	if (entity->measure)
+		add_amount_json(obj, "bytes", "bytes_share",
+				&entity->measure->bytes);
 
 	children = json_object_new_array();
 	for (size_t i = 0; i < entity->nchildren; i++)
@@ -311,6 +351,9 @@ static int print_json(FILE *out, const struct bt_show *show)
 		free(devnum);
 	}
 	json_object_object_add(doc, "devices", devices);
+	if (show->interval_ms)
+		json_object_object_add(doc, "interval_ms",
+				       json_object_new_int64(show->interval_ms));
 	json_object_object_add(doc, "tree", entity_json(show->sched,
 							show->focus));
 	if (fprintf(out, "%s\n", json_object_to_json_string_ext(doc,

@@ -1,7 +1,8 @@
 /*
- * Output of "show": the scheduling tree as a table with a tree column
- * (libsmartcols, as lsblk and findmnt draw theirs) followed by the device
- * list, or the same data as one JSON document (json-c).
+ * Output of "show" and "top": the scheduling tree as a table with a tree
+ * column (libsmartcols, as lsblk and findmnt draw theirs) followed by the
+ * device list, or the same data as one JSON document (json-c).  "top"
+ * adds what was measured over its interval (measure.h) to each entity.
  */
 #ifndef BLKIOTREE_OUTPUT_H
 #define BLKIOTREE_OUTPUT_H
@@ -32,6 +33,8 @@ struct bt_show {
 	const struct bt_blockdev *devices;	/* the devices to list */
 	size_t ndevices;
 	const struct bt_kernel_check *kernel;	/* per device, or NULL */
+	/* top: the interval measured (each entity's ->measure); 0: show */
+	unsigned long interval_ms;
 };
 
 struct bt_show_format {

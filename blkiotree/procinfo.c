@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "procinfo.h"
+#include "strutil.h"
 
 #define IOPRIO_WHO_PROCESS	1
 #define PF_KTHREAD		0x00200000
@@ -85,6 +86,16 @@ bool bt_procinfo_read(pid_t tid, struct bt_task *task)
 	}
 	bt_ioprio_resolve(ioprio, values[STAT_NICE], values[STAT_POLICY], task);
 	return true;
+}
+
+int bt_procinfo_io_text(pid_t tid, char **text)
+{
+	/* /proc/TID/io sums the whole process; task/TID/io is the thread's */
+	char *path = xasprintf("/proc/%ld/task/%ld/io", (long)tid, (long)tid);
+	int err = str_read_file(path, text);
+
+	free(path);
+	return err;
 }
 
 int bt_procinfo_set_ioprio(int ioprio)

@@ -128,27 +128,13 @@ int bt_ktree_read(const char *debugfs, const char *disk,
 		  struct bt_ktree *tree, char **why)
 {
 	char *path = xasprintf("%s/block/%s/sched/tree", debugfs, disk);
-	FILE *f = fopen(path, "re");
-	char *text = NULL;
-	size_t len = 0, got;
-	char buf[4096];
-	int err;
+	char *text;
+	int err = str_read_file(path, &text);
 
 	free(path);
-	if (!f)
-		return errno;
-	/* one read of the file is one consistent picture: read it whole */
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
-		text = xreallocarray(text, len + got + 1, 1);
-		memcpy(text + len, buf, got);
-		len += got;
-	}
-	err = ferror(f) ? EIO : 0;
-	fclose(f);
-	if (text)
-		text[len] = '\0';
-	if (!err)
-		err = bt_ktree_parse(text ? text : "", tree, why);
+	if (err)
+		return err;
+	err = bt_ktree_parse(text, tree, why);
 	free(text);
 	return err;
 }

@@ -12,7 +12,7 @@
 int bt_session_open(struct bt_session *session, const char *cmd,
 		    bool task_details)
 {
-	int err;
+	int err, status;
 
 	memset(session, 0, sizeof(*session));
 	err = bt_cgroupfs_open(&session->fs);
@@ -28,12 +28,10 @@ int bt_session_open(struct bt_session *session, const char *cmd,
 		return BT_EXIT_FAILURE;
 	}
 	session->task_details = task_details;
-	err = bt_cgroupfs_load(&session->fs, task_details, &session->tree);
-	if (err) {
-		bt_error("%s: cannot read %s: %s", cmd, session->fs.mount,
-			 strerror(err));
+	status = bt_session_reload(session, cmd);
+	if (status != BT_EXIT_OK) {
 		bt_cgroupfs_close(&session->fs);
-		return BT_EXIT_FAILURE;
+		return status;
 	}
 	/* without /sys/block there are no devices to name, which is no error */
 	if (bt_blockdevs_read("/sys", &session->devices, &session->ndevices))
@@ -45,6 +43,21 @@ int bt_session_open(struct bt_session *session, const char *cmd,
 		.devices = session->devices,
 		.ndevices = session->ndevices,
 	};
+	return BT_EXIT_OK;
+}
+
+int bt_session_reload(struct bt_session *session, const char *cmd)
+{
+	struct bt_tree *tree;
+	int err = bt_cgroupfs_load(&session->fs, session->task_details, &tree);
+
+	if (err) {
+		bt_error("%s: cannot read %s: %s", cmd, session->fs.mount,
+			 strerror(err));
+		return BT_EXIT_FAILURE;
+	}
+	bt_tree_free(session->tree);
+	session->tree = tree;
 	return BT_EXIT_OK;
 }
 

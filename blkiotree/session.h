@@ -28,6 +28,12 @@ struct bt_session {
 int bt_session_open(struct bt_session *session, const char *cmd,
 		    bool task_details);
 void bt_session_close(struct bt_session *session);
+/*
+ * Read the groups and tasks again into session->tree (top, at every
+ * interval); the mount and the device list stay.  Returns an exit
+ * status; on failure the reason is already printed.
+ */
+int bt_session_reload(struct bt_session *session, const char *cmd);
 
 /*
  * Write the plan's steps in order.  If the kernel refuses one, the steps

@@ -71,6 +71,31 @@ char *str_escape(const char *text, size_t len)
 	return out;
 }
 
+int str_read_file(const char *path, char **text)
+{
+	FILE *f = fopen(path, "re");
+	size_t len = 0, got;
+	char buf[4096];
+	int err;
+
+	if (!f)
+		return errno;
+	*text = xcalloc(1, 1);
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
+		*text = xreallocarray(*text, len + got + 1, 1);
+		memcpy(*text + len, buf, got);
+		len += got;
+	}
+	(*text)[len] = '\0';
+	err = ferror(f) ? EIO : 0;
+	fclose(f);
+	if (err) {
+		free(*text);
+		*text = NULL;
+	}
+	return err;
+}
+
 static void out_of_memory(void)
 {
 	fputs("blkiotree: out of memory\n", stderr);

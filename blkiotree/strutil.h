@@ -22,6 +22,13 @@ bool str_to_devnum(const char *text, unsigned *major, unsigned *minor);
  */
 char *str_escape(const char *text, size_t len);
 
+/*
+ * The whole text of a file, NUL-terminated, in *@text (caller frees): read
+ * whole because one read of a kernel file is one consistent picture.
+ * Returns 0 or an errno value.
+ */
+int str_read_file(const char *path, char **text);
+
 /* Like strdup() and snprintf() into fresh memory, but abort on ENOMEM. */
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -159,12 +159,16 @@ enum bt_entity_type {
 	BT_ENTITY_TASK,
 };
 
+struct bt_measure;
+
 struct bt_entity {
 	enum bt_entity_type type;
 	const struct bt_group *group;	/* GROUP: the group; TASK: its group */
 	const struct bt_task *task;	/* TASK only */
 	unsigned weight;		/* 0 for the pivot */
 	double share;			/* percent of the device */
+	/* top: what was measured over the last interval (measure.h); else NULL */
+	struct bt_measure *measure;
 	struct bt_entity **children;
 	size_t nchildren;
 };

@@ -46,7 +46,7 @@ grep -q '^Usage:' "$tmp/out" && echo "ok $((n += 1)) - --help prints usage" ||
 expect "--version" 0 "" --version
 grep -q '^blkiotree from hcfq ' "$tmp/out" && echo "ok $((n += 1)) - version line" ||
 	{ echo "not ok $((n += 1)) - version line"; fails=$((fails + 1)); }
-for cmd in create set get show delete attach exec apply export; do
+for cmd in create set get show top delete attach exec apply export; do
 	expect "$cmd --help" 0 "" "$cmd" --help
 done
 expect "no command" 2 "blkiotree: no command given" 
@@ -113,6 +113,21 @@ expect "export: bad option after the group" 2 "blkiotree: export: invalid option
 expect "show two groups" 2 "blkiotree: show: only one group" show a b
 expect "show --device name" 2 "blkiotree: show: --device sda: expected MAJ:MIN" show --device sda
 expect "show --pid junk" 2 "blkiotree: show: --pid 1,x" show --pid 1,x
+expect_help "top: options after the group" top a/.. -d 8:0 -i 0.5 -n 3 -b -J -r --help
+expect "top: --json after the group is no second group" 2 "blkiotree: top: a/..: " top a/.. --json
+expect "top two groups" 2 "blkiotree: top: only one group" top a b
+expect "top: control file name" 2 "blkiotree: top: a/cgroup.procs: component" top a/cgroup.procs
+expect "top --device name" 2 "blkiotree: top: --device sda: expected MAJ:MIN" top --device sda
+expect "top --interval 0" 2 "blkiotree: top: --interval 0: expected SECONDS greater than 0, up to 86400, with at most 3 decimals (try 'blkiotree top --help')" top --interval 0
+expect "top -i abc" 2 "blkiotree: top: --interval abc: expected SECONDS" top -i abc
+expect "top -i -1" 2 "blkiotree: top: --interval -1: expected SECONDS" top -i -1
+expect "top --interval=0.0001" 2 "blkiotree: top: --interval 0.0001: expected SECONDS" top --interval=0.0001
+expect "top: bad interval after the group" 2 "blkiotree: top: --interval 0: expected SECONDS" top a/.. -i 0
+expect "top -i without value" 2 "blkiotree: top: option requires an argument -- 'i'" top -i
+expect "top --iterations 0" 2 "blkiotree: top: --iterations 0: expected a COUNT of 1 or more (try 'blkiotree top --help')" top --iterations 0
+expect "top -n abc" 2 "blkiotree: top: --iterations abc: expected a COUNT" top -n abc
+expect "top -n -1" 2 "blkiotree: top: --iterations -1: expected a COUNT" top -n -1
+expect "top: --batch takes no argument" 2 "blkiotree: top: option '--batch' doesn't allow an argument" top --batch=yes
 expect "attach bad pid" 2 "blkiotree: attach: 12x: not a process ID" attach g 12x
 expect "attach --thread bad tid" 2 "blkiotree: attach: 12x: not a thread ID" attach g 12x --thread
 expect "attach --thread without tid" 2 "blkiotree: attach: need a group and at least one TID" attach -t g

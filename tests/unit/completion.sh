@@ -38,13 +38,13 @@ expect() { # description, line, wanted candidates (sorted)
 	fi
 }
 
-expect "commands" "blkiotree " "apply attach create delete exec export get set show"
+expect "commands" "blkiotree " "apply attach create delete exec export get set show top"
 expect "a command by its start" "blkiotree de" "delete"
 expect "main options" "blkiotree -" "--help --version"
 expect "create options" "blkiotree create -" "--help --hierarchy --weight"
 expect "options after a group" "blkiotree show grp1 --j" "--json"
 # every command offers the long options its --help lists, and no other
-for cmd in create set get show delete attach exec apply export; do
+for cmd in create set get show top delete attach exec apply export; do
 	help=$("$BLKIOTREE" "$cmd" --help | sed -n '/^Options:/,$p' |
 		grep -o -- '--[a-z][a-z-]*' | sort -u | sorted)
 	expect "$cmd options are those of --help" "blkiotree $cmd -" "$help"
@@ -62,6 +62,9 @@ expect "devices for --device" "blkiotree show --device " "8:0 8:16"
 expect "devices after MAJ:" "blkiotree show -d 8:1" "16"
 expect "an option's argument is no group" "blkiotree show -d 8:0 g" "grp1 grp1/grp3 grp2"
 expect "no group for a weight" "blkiotree create --weight g" ""
+expect "devices for top --device" "blkiotree top -d " "8:0 8:16"
+expect "no group for an interval" "blkiotree top -i g" ""
+expect "groups after top's count" "blkiotree top -n 3 grp2" "grp2"
 expect "groups after a weight" "blkiotree create --weight 100 grp1/" "grp1/grp3"
 expect "ioprio classes" "blkiotree exec --ioprio b" "be be:0 be:1 be:2 be:3 be:4 be:5 be:6 be:7"
 expect "ioprio levels" "blkiotree exec --ioprio rt:" "0 1 2 3 4 5 6 7"

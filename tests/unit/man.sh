@@ -44,7 +44,7 @@ check_pair() { # page, command words...
 	fi
 }
 check_pair "$mandir/blkiotree.8"
-for cmd in create set get show delete attach exec apply export; do
+for cmd in create set get show top delete attach exec apply export; do
 	check_pair "$mandir/blkiotree-$cmd.8" "$cmd"
 	# every command is in the main page and in --help
 	grep -q "^\.B[R]* $cmd\b" "$mandir/blkiotree.8" &&

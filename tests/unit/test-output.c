@@ -1,13 +1,15 @@
 /*
  * show's output for the seed documentation's second tree (root with
  * use_hierarchy=1): the table as drawn by hand in blkiotree-show(8), and
- * the same tree in the JSON document.
+ * the same tree in the JSON document; and top's measured columns and
+ * fields beside them.
  */
 #include "config.h"
 
 #include <json.h>
 #include <stdlib.h>
 
+#include "measure.h"
 #include "output.h"
 #include "tap.h"
 #include "tasks.h"
@@ -263,6 +265,88 @@ static void test_classes(void)
 	bt_tree_free(tree);
 }
 
+static struct bt_reading reading(uint64_t value)
+{
+	return (struct bt_reading){ .valid = true, .value = value };
+}
+
+/*
+ * top over the seed tree: the groups' counters grow by 300 (root), 200
+ * (grp1) and 500 (grp2), grp3's could not be read; tsk1 moved 300 bytes,
+ * tsk2 100.
+ */
+static void test_measured(const struct bt_tree *tree)
+{
+	static const char *const paths[] = { "", "grp1", "grp2" };
+	static const uint64_t grown[] = { 300, 200, 500 };
+	struct bt_entity *sched = bt_sched_build(tree, false, 0, 0);
+	struct bt_show show = { .mount = "/cg", .cfq_policy = true,
+				.hierarchy = true, .sched = sched,
+				.interval_ms = 1000 };
+	struct bt_show_format table = { .ascii = true, .noheadings = true };
+	struct bt_show_format json = { .json = true };
+	struct bt_sample before = { 0 }, after = { 0 };
+	struct json_object *doc, *root, *grp1;
+	struct bt_measure *measures;
+	char *text;
+
+	for (size_t i = 0; i < 3; i++) {
+		bt_sample_add_group(&before, paths[i], reading(0), reading(0));
+		bt_sample_add_group(&after, paths[i], reading(grown[i]),
+				    reading(grown[i]));
+	}
+	bt_sample_add_group(&after, "grp1/grp3", (struct bt_reading){ 0 },
+			    (struct bt_reading){ 0 });
+	bt_sample_add_task(&after, 200, reading(300));
+	bt_sample_add_task(&after, 201, reading(100));
+	measures = bt_measure_tree(sched, &before, &after);
+
+	text = render(&show, &table);
+	is_str(text,
+	       "pivot pivot 100.00% 100.00% 100.00%\n"
+	       "`-/ group 1000 100.00% 100.00% 100.00% 1\n"
+	       " |-/grp1 group 500 33.69% 20.00% 20.00% 1\n"
+	       " | |-/grp1/grp3 group 500 17.12% - - 1\n"
+	       " | `-tsk2 task 201 484 16.57% 25.00% be/4 (nice)\n"
+	       " |-/grp2 group 500 33.69% 50.00% 50.00% 1\n"
+	       " `-tsk1 task 200 484 32.61% 75.00% be/4 (nice)\n",
+	       "top: TIME and BYTES beside SHARE, - for no data");
+	free(text);
+
+	text = render(&show, &json);
+	doc = json_tokener_parse(text);
+	is_int(json_object_get_int(at(doc, "interval_ms")), 1000,
+	       "top json: interval_ms");
+	root = kid(at(doc, "tree"), 0);
+	is_int(json_object_get_int(at(root, "time_ms")), 1000,
+	       "top json: the root's time_ms covers the groups inside it");
+	grp1 = kid(root, 0);
+	is_share(json_object_get_double(at(grp1, "time_share")), 20,
+		 "top json: grp1's time_share");
+	is_share(json_object_get_double(at(grp1, "bytes_share")), 20,
+		 "top json: grp1's bytes_share");
+	ok(json_object_object_get_ex(kid(grp1, 0), "time_ms", NULL) &&
+	   !at(kid(grp1, 0), "time_ms") && !at(kid(grp1, 0), "bytes_share"),
+	   "top json: null for no data");
+	ok(!json_object_object_get_ex(kid(grp1, 1), "time_ms", NULL),
+	   "top json: no time_ms for a task");
+	is_int(json_object_get_int(at(kid(grp1, 1), "bytes")), 100,
+	       "top json: a task's bytes");
+	is_share(json_object_get_double(at(kid(grp1, 1), "bytes_share")), 25,
+		 "top json: a task's bytes_share");
+	json_object_put(doc);
+	free(text);
+
+	show.interval_ms = 0;
+	text = render(&show, &table);
+	ok(!strstr(text, "20.00%"), "show: no measured columns");
+	free(text);
+	free(measures);
+	bt_sample_free(&before);
+	bt_sample_free(&after);
+	bt_sched_free(sched);
+}
+
 /* get: the values alone, one per line, in the form set takes them */
 static void test_get(const struct bt_tree *tree)
 {
@@ -305,6 +389,7 @@ int main(void)
 	test_kernel_tree(&show);
 	test_focus(&show, tree);
 	test_classes();
+	test_measured(tree);
 	test_get(tree);
 	bt_sched_free(sched);
 	bt_tree_free(tree);
