@@ -36,15 +36,15 @@ while [ $# -gt 0 ]; do
 done
 out=${out:-$LAB_OUT/$flavor}
 
-# The benchmarks' knobs (whole numbers) reach the guest's environment
-# through the kernel command line as lab.BENCH_*=VALUE, which
-# qemu/guest-init exports.
-bench_knobs=
-for knob in BENCH_ROUNDS BENCH_RUNTIME; do
+# The knobs of the benchmarks and of the tests' long forms (whole
+# numbers) reach the guest's environment through the kernel command line
+# as lab.NAME=VALUE, which qemu/guest-init exports.
+guest_knobs=
+for knob in BENCH_ROUNDS BENCH_RUNTIME HOSTILE_WRITES HOSTILE_SEED; do
 	value=${!knob:-}
 	[ -n "$value" ] || continue
 	[[ $value =~ ^[0-9]+$ ]] || lab_die "$knob must be a whole number, not '$value'"
-	bench_knobs="$bench_knobs lab.$knob=$value"
+	guest_knobs="$guest_knobs lab.$knob=$value"
 done
 # The guest runs exactly the list it is given, and qemu/verdict.sh fails
 # every test of it that did not run: one list, made here.
@@ -134,7 +134,7 @@ cmdline="$cmdline tsc=reliable"
 # lists one CPU.  Lockdep and KASAN check just as well on one CPU.
 [ "$flavor" != debug ] || cmdline="$cmdline acpi=off"
 [ -z "$tests" ] || cmdline="$cmdline lab.tests=$tests"
-cmdline="$cmdline$bench_knobs"
+cmdline="$cmdline$guest_knobs"
 
 case "$mode" in
 shell | demo)

@@ -84,15 +84,6 @@ dead_pids() {
 	done <"$1"
 }
 
-# json_task_shares JSON: "PID SHARE" per task entity of show --json.
-json_task_shares() {
-	grep -o '"type": *"[a-z]*"\|"pid": *[0-9]*\|"share": *[0-9.]*' "$1" |
-		awk -F': *' '
-			$1 ~ /type/ { type = $2; gsub(/"/, "", type); next }
-			$1 ~ /pid/ { pid = $2; next }
-			$1 ~ /share/ && type == "task" { print pid, $2 }'
-}
-
 # compare JOBS SHARES BYTES FIELD TOL: per job "name measured expected"
 # as diagnostics; succeed when every job's expected share is there and
 # within TOL points of its measured share.  FIELD "model" compares show's
@@ -190,7 +181,7 @@ run_tree() {
 		tap_diag "$name: $(cat "$out.timing"); measuring again with fio running $((run_time * 2)) s"
 		run_time=$((run_time * 2))
 	done
-	json_task_shares "$out.json" >"$out.shares"
+	json_task_values "$out.json" share >"$out.shares"
 	hier_model "$spec" shares | awk '$1 == "task" { print $2, $3 }' >"$out.model"
 	awk -v m="$out.model" 'FILENAME == m { e[$1] = $2; next } { print $1, $2, e[$1] }' \
 		"$out.model" "$out.pids" >"$out.jobs"

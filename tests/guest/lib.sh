@@ -172,8 +172,8 @@ tap_skip_rest() {
 # ---- writes the kernel may refuse ---------------------------------------
 
 # cg_write FILE VALUE: write VALUE and a newline to FILE in one write(2);
-# print "ok" or the error's name (EINVAL, EBUSY, ERANGE, ENODEV, ENOENT),
-# else the shell's message.  Always returns 0.
+# print "ok" or the error's name (EINVAL, EBUSY, ERANGE, ENODEV, E2BIG,
+# ENOENT), else the shell's message.  Always returns 0.
 cg_write() {
 	local err
 	# echo, not printf: busybox's printf does not report a failed write
@@ -186,6 +186,7 @@ cg_write() {
 	*"Device or resource busy"*) echo EBUSY ;;
 	*"Numerical result out of range"*) echo ERANGE ;;
 	*"No such device"*) echo ENODEV ;;
+	*"Argument list too long"*) echo E2BIG ;;
 	*"No such file"* | *"nonexistent"*) echo ENOENT ;;
 	*) echo "$err" ;;
 	esac
@@ -675,6 +676,17 @@ fio_job_pids() {
 		{ print $2, pid[FNR] }' "$2.pids" "$2.tasks" >"$2"
 	rm -f "$2.pids" "$2.tasks"
 	[ "$(wc -l <"$2")" -eq "$want" ] && ! grep -q ' $' "$2"
+}
+
+# json_task_values JSON KEY: "PID VALUE" per task entity of blkiotree
+# show's or top's --json whose numeric KEY (share, bytes_share, ...) has
+# a value (top's null, no data, is left out).
+json_task_values() {
+	grep -o "\"type\": *\"[a-z]*\"\|\"pid\": *[0-9]*\|\"$2\": *[0-9.]*" "$1" |
+		awk -F': *' -v key="\"$2\"" '
+			$1 ~ /type/ { type = $2; gsub(/"/, "", type); next }
+			$1 ~ /pid/ { pid = $2; next }
+			$1 == key && type == "task" && $2 != "" { print pid, $2 }'
 }
 
 # pid_list JOBS: the pids of JOBS ("NAME PID" lines) comma-separated, as
