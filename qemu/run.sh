@@ -159,16 +159,6 @@ host_busy_ticks() {
 	echo $((user + nice + system + irq + softirq + steal))
 }
 
-# process_ticks PID: the CPU time PID has used so far, in clock ticks;
-# fails once PID has ended.
-process_ticks() {
-	local stat
-	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	# shellcheck disable=SC2086
-	set -- ${stat##*) }
-	echo $((${12} + ${13}))
-}
-
 # current_test: the guest test running now ("boot" before the first).
 current_test() {
 	local name

@@ -12,7 +12,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-flavor=${1:?label} out=${2:?outdir}
+label=${1:?label} out=${2:?outdir}
 
 # The first line of every report a kernel bug, a lock-order problem, a
 # memory error, a leak, a hang or a stall prints (after the printk time).
@@ -33,14 +33,14 @@ sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$out/dmesg.log" | awk '
 	END { if (suite != "") print "=== exit 0" }' >"$out/kunit.log"
 
 cat "$out/results.log" "$out/kunit.log" |
-	awk -v label="$flavor/" -f "$top/tests/tap-summary.awk" >"$out/summary"
+	awk -v label="$label/" -f "$top/tests/tap-summary.awk" >"$out/summary"
 read -r _ passed failed skipped < <(tail -n 1 "$out/summary")
 # A test's failures, then how busy the host was with other work while it
 # ran (qemu/run.sh's OUT/host-load.log, absent from older runs), since
 # that moves timed figures.
 host_load=$out/host-load.log
 [ -f "$host_load" ] || host_load=/dev/null
-awk -v label="$flavor/" '
+awk -v label="$label/" '
 	FILENAME != "-" { load[$1] = $2; next }
 	/^totals / { next }
 	{ print }
@@ -58,7 +58,7 @@ check() {
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
-		echo "FAIL $flavor/$2"
+		echo "FAIL $label/$2"
 	fi
 }
 

@@ -17,11 +17,11 @@
 # readers of 1 ms requests: 8000 IOPS).  On the guest's instruction clock
 # (qemu/run.sh) a run repeats to within 1 % (2026-12-05: zero latency
 # cfq flat 1.26 and hierarchical 1.26 of mq-deadline, bfq 0.82; 1 ms disk
-# cfq 0.995).  Instruction counting
-# charges no cache misses and no lock contention: on the wall clock with
-# two vCPUs, where cfq's second lock section per request (finish) is
-# contended, cfq flat measured 0.85-0.94 and hierarchical 0.84-1.08 of
-# mq-deadline, with 20 % between rounds (docs/STATUS.md).
+# cfq 0.995).  Instruction counting charges no cache misses and no lock
+# contention: on the wall clock with two vCPUs, where cfq's second lock
+# section per request (finish) is contended, cfq flat measured 0.85-0.94
+# and hierarchical 0.84-1.08 of mq-deadline, with 20 % between rounds
+# (docs/STATUS.md).
 . "$LAB_GUEST_LIB"
 tap_plan 5
 

@@ -4,17 +4,17 @@
 # removed disk - to blkio.weight, blkio.weight_device and
 # blkio.use_hierarchy of a flat leaf, a hierarchical parent with a child,
 # and that child (DESIGN.md section 3's rules).  Each write must be
-# accepted or refused with EINVAL, ERANGE, ENODEV or EBUSY; a refused
-# write must leave the file as it was; an accepted one must leave a
-# value the rules allow (weights 10-1000, use_hierarchy 0 or 1, one
-# "MAJ:MIN WEIGHT" line per existing device).  The inputs come from a
-# seeded generator whose seed is printed, so that a failure can be
+# accepted or refused with EINVAL, ERANGE, ENODEV, EBUSY or E2BIG (a
+# write longer than a page, refused by kernfs before CFQ sees it); a
+# refused write must leave the file as it was; an accepted one must
+# leave a value the rules allow (weights 10-1000, use_hierarchy 0 or 1,
+# one "MAJ:MIN WEIGHT" line per existing device).  The inputs come from
+# a seeded generator whose seed is printed, so that a failure can be
 # replayed: HOSTILE_SEED=N ./lab guest 60-hostile-writes.  Each write
-# costs the guest a few forks, so ./lab test makes HOSTILE_WRITES=1000
-# (300 on the debug kernel); the long form is
-# HOSTILE_WRITES=10000 ./lab guest [--flavor debug] 60-hostile-writes.  A write longer than a page is
-# refused by kernfs with E2BIG before CFQ sees it.  The iosched tunables
-# are not covered yet (their bounds are issue 13's).
+# costs the guest a few forks, so ./lab test makes 1000 (300 on the
+# debug kernel); the long form is
+#   HOSTILE_WRITES=10000 ./lab guest [--flavor debug] 60-hostile-writes
+# The iosched tunables are not covered yet (their bounds are issue 13's).
 . "$LAB_GUEST_LIB"
 tap_plan 6
 

@@ -894,4 +894,3 @@ writeback_case() {
 		tap_check_timing "$@"
 	fi
 }
-

@@ -15,15 +15,6 @@ trap 'kill $loops 2>/dev/null; rm -rf "$tmp"' EXIT
 share_test=26-cfq-prio-weights
 echo "1..3"
 
-# cpu_ticks PID: the CPU time PID has used so far, in clock ticks.
-cpu_ticks() {
-	local stat
-	stat=$(cat "/proc/$1/stat")
-	# shellcheck disable=SC2086
-	set -- ${stat##*) }
-	echo $((${12} + ${13}))
-}
-
 for _ in 1 2; do
 	sh -c 'while :; do :; done' &
 	loops="$loops $!"
@@ -35,7 +26,7 @@ status=0
 wall=$((SECONDS - start))
 loop_ticks=0
 for pid in $loops; do
-	loop_ticks=$((loop_ticks + $(cpu_ticks "$pid")))
+	loop_ticks=$((loop_ticks + $(process_ticks "$pid")))
 done
 kill $loops
 loops=
