@@ -54,6 +54,15 @@ static char *share_text(double share)
 	return xasprintf("%.2f", share);
 }
 
+static struct json_object *share_json(double share)
+{
+	char *text = share_text(share);
+	struct json_object *obj = json_object_new_double_s(share, text);
+
+	free(text);
+	return obj;
+}
+
 /* A measured share, or "-" for no data (see measure.h). */
 static char *measured_text(const struct bt_amount *amount)
 {
@@ -61,60 +70,248 @@ static char *measured_text(const struct bt_amount *amount)
 				 : xstrdup("-");
 }
 
-enum {
-	COL_NAME,
-	COL_TYPE,
-	COL_PID,
-	COL_WEIGHT,
-	COL_SHARE,
-	COL_TIME,
-	COL_BYTES,
-	COL_IOPRIO,
-	COL_HIERARCHY,
+/* A measured amount: null when there is no data. */
+static void add_amount_json(struct json_object *obj, const char *delta_key,
+			    const char *share_key,
+			    const struct bt_amount *amount)
+{
+	json_object_object_add(obj, delta_key, amount->measured ?
+			       json_object_new_int64(amount->delta) : NULL);
+	json_object_object_add(obj, share_key, amount->has_share ?
+			       share_json(amount->share) : NULL);
+}
+
+/* An entity as one line of the tree. */
+struct row {
+	const struct bt_entity *entity;
 };
 
-static int add_lines(struct libscols_table *table, struct libscols_line *parent,
-		     const struct bt_entity *entity,
-		     const struct bt_group *focus)
+/*
+ * Each column's cell as text for the table and as keys for the JSON
+ * document, for a row that has a value there (struct column's ->has).
+ */
+
+static char *name_text(const struct row *row)
 {
+	return entity_name(row->entity);
+}
+
+static void name_json(struct json_object *obj, const struct row *row)
+{
+	char *name = entity_name(row->entity);
+
+	json_object_object_add(obj, "name", json_object_new_string(name));
+	free(name);
+}
+
+static char *type_text(const struct row *row)
+{
+	return xstrdup(entity_type(row->entity));
+}
+
+static void type_json(struct json_object *obj, const struct row *row)
+{
+	json_object_object_add(obj, "type",
+			       json_object_new_string(entity_type(row->entity)));
+}
+
+static bool is_task(const struct row *row)
+{
+	return row->entity->type == BT_ENTITY_TASK;
+}
+
+static char *pid_text(const struct row *row)
+{
+	return xasprintf("%ld", (long)row->entity->task->pid);
+}
+
+static void pid_json(struct json_object *obj, const struct row *row)
+{
+	json_object_object_add(obj, "pid",
+			       json_object_new_int64(row->entity->task->pid));
+}
+
+/* the pivot has no weight: nothing competes with it */
+static bool has_weight(const struct row *row)
+{
+	return row->entity->type != BT_ENTITY_PIVOT;
+}
+
+static char *weight_text(const struct row *row)
+{
+	return xasprintf("%u", row->entity->weight);
+}
+
+static void weight_json(struct json_object *obj, const struct row *row)
+{
+	json_object_object_add(obj, "weight",
+			       json_object_new_int(row->entity->weight));
+}
+
+static char *share_cell_text(const struct row *row)
+{
+	char *text = share_text(row->entity->share);
+	char *cell = xasprintf("%s%%", text);
+
+	free(text);
+	return cell;
+}
+
+static void share_cell_json(struct json_object *obj, const struct row *row)
+{
+	json_object_object_add(obj, "share", share_json(row->entity->share));
+}
+
+/* disk time is counted per group only, so a task has none of its own */
+static bool has_time(const struct row *row)
+{
+	return row->entity->measure && !is_task(row);
+}
+
+static char *time_text(const struct row *row)
+{
+	return measured_text(&row->entity->measure->time_ms);
+}
+
+static void time_json(struct json_object *obj, const struct row *row)
+{
+	add_amount_json(obj, "time_ms", "time_share",
+			&row->entity->measure->time_ms);
+}
+
+static bool has_bytes(const struct row *row)
+{
+	return row->entity->measure;
+}
+
+static char *bytes_text(const struct row *row)
+{
+	return measured_text(&row->entity->measure->bytes);
+}
+
+static void bytes_json(struct json_object *obj, const struct row *row)
+{
+	add_amount_json(obj, "bytes", "bytes_share",
+			&row->entity->measure->bytes);
+}
+
+static char *ioprio_text(const struct row *row)
+{
+	const struct bt_task *task = row->entity->task;
+
+	return xasprintf("%s/%u%s", bt_ioclass_name(task->ioclass),
+			 task->level, task->from_nice ? " (nice)" : "");
+}
+
+static void ioprio_json(struct json_object *obj, const struct row *row)
+{
+	const struct bt_task *task = row->entity->task;
+	struct json_object *ioprio = json_object_new_object();
+
+	json_object_object_add(ioprio, "class", json_object_new_string(
+				       bt_ioclass_name(task->ioclass)));
+	json_object_object_add(ioprio, "level",
+			       json_object_new_int(task->level));
+	json_object_object_add(ioprio, "from_nice",
+			       json_object_new_boolean(task->from_nice));
+	json_object_object_add(obj, "ioprio", ioprio);
+}
+
+static bool is_group(const struct row *row)
+{
+	return row->entity->type == BT_ENTITY_GROUP;
+}
+
+static char *hier_text(const struct row *row)
+{
+	return xstrdup(row->entity->group->use_hierarchy ? "1" : "0");
+}
+
+static void hier_json(struct json_object *obj, const struct row *row)
+{
+	json_object_object_add(obj, "use_hierarchy",
+			json_object_new_int(row->entity->group->use_hierarchy));
+}
+
+/*
+ * One table for the table and the JSON document, so that both give the
+ * same cells for the same rows.
+ */
+static const struct column {
+	const char *name;	/* the heading */
+	int flags;		/* libsmartcols' SCOLS_FL_* */
+	bool measured;		/* top's only: what it measured */
+	/* whether a row has a value here; NULL: every row has */
+	bool (*has)(const struct row *row);
+	char *(*text)(const struct row *row);	/* caller frees */
+	void (*add_json)(struct json_object *obj, const struct row *row);
+} columns[BT_NCOLUMNS] = {
+	[BT_COL_NAME] = { "NAME", SCOLS_FL_TREE, false,
+			  NULL, name_text, name_json },
+	[BT_COL_TYPE] = { "TYPE", 0, false, NULL, type_text, type_json },
+	[BT_COL_PID] = { "PID", SCOLS_FL_RIGHT, false,
+			 is_task, pid_text, pid_json },
+	[BT_COL_WEIGHT] = { "WEIGHT", SCOLS_FL_RIGHT, false,
+			    has_weight, weight_text, weight_json },
+	[BT_COL_SHARE] = { "SHARE", SCOLS_FL_RIGHT, false,
+			   NULL, share_cell_text, share_cell_json },
+	[BT_COL_TIME] = { "TIME", SCOLS_FL_RIGHT, true,
+			  has_time, time_text, time_json },
+	[BT_COL_BYTES] = { "BYTES", SCOLS_FL_RIGHT, true,
+			   has_bytes, bytes_text, bytes_json },
+	[BT_COL_IOPRIO] = { "IOPRIO", 0, false,
+			    is_task, ioprio_text, ioprio_json },
+	[BT_COL_HIER] = { "HIER", SCOLS_FL_RIGHT, false,
+			  is_group, hier_text, hier_json },
+};
+
+static bool row_has(const struct column *column, const struct row *row)
+{
+	return !column->has || column->has(row);
+}
+
+/* The columns to print: --output's, else every one (top's too in top). */
+static size_t chosen_columns(const struct bt_show *show,
+			     const struct bt_show_format *format,
+			     enum bt_column *chosen)
+{
+	size_t n = 0;
+
+	if (format->ncolumns) {
+		memcpy(chosen, format->columns,
+		       format->ncolumns * sizeof(*chosen));
+		return format->ncolumns;
+	}
+	for (size_t i = 0; i < BT_NCOLUMNS; i++)
+		if (!columns[i].measured || show->interval_ms)
+			chosen[n++] = i;
+	return n;
+}
+
+static int add_lines(struct libscols_table *table, struct libscols_line *parent,
+		     const struct row *row, const struct bt_show *show,
+		     const enum bt_column *chosen, size_t nchosen)
+{
+	const struct bt_entity *entity = row->entity;
 	struct libscols_line *line;
-	char *text;
 	int rc = 0;
 
-	if (!shown(entity, focus))
+	if (!shown(entity, show->focus))
 		return 0;
 	line = scols_table_new_line(table, parent);
 	if (!line)
 		return -ENOMEM;
-	rc |= scols_line_refer_data(line, COL_NAME, entity_name(entity));
-	rc |= scols_line_set_data(line, COL_TYPE, entity_type(entity));
-	if (entity->type != BT_ENTITY_PIVOT) {
-		rc |= scols_line_refer_data(line, COL_WEIGHT,
-					    xasprintf("%u", entity->weight));
-	}
-	text = share_text(entity->share);
-	rc |= scols_line_refer_data(line, COL_SHARE, xasprintf("%s%%", text));
-	free(text);
-	if (entity->measure && entity->type != BT_ENTITY_TASK)
-		rc |= scols_line_refer_data(line, COL_TIME,
-				measured_text(&entity->measure->time_ms));
-	if (entity->measure)
-		rc |= scols_line_refer_data(line, COL_BYTES,
-				measured_text(&entity->measure->bytes));
-	if (entity->type == BT_ENTITY_GROUP)
-		rc |= scols_line_set_data(line, COL_HIERARCHY,
-					  entity->group->use_hierarchy ? "1" : "0");
-	if (entity->type == BT_ENTITY_TASK) {
-		const struct bt_task *task = entity->task;
+	for (size_t i = 0; !rc && i < nchosen; i++) {
+		const struct column *column = &columns[chosen[i]];
 
-		rc |= scols_line_refer_data(line, COL_PID,
-					    xasprintf("%ld", (long)task->pid));
-		rc |= scols_line_refer_data(line, COL_IOPRIO,
-			xasprintf("%s/%u%s", bt_ioclass_name(task->ioclass),
-				  task->level, task->from_nice ? " (nice)" : ""));
+		if (row_has(column, row))
+			rc = scols_line_refer_data(line, i, column->text(row));
 	}
-	for (size_t i = 0; !rc && i < entity->nchildren; i++)
-		rc = add_lines(table, line, entity->children[i], focus);
+	for (size_t i = 0; !rc && i < entity->nchildren; i++) {
+		struct row child = { entity->children[i] };
+
+		rc = add_lines(table, line, &child, show, chosen, nchosen);
+	}
 	return rc;
 }
 
@@ -136,39 +333,24 @@ static int print_tree(FILE *out, const struct bt_show *show,
 		      const struct bt_show_format *format)
 {
 	struct libscols_table *table = new_table(out, format);
-	static const struct {
-		const char *name;
-		int flags;
-		bool measured;		/* top's only */
-	} columns[] = {
-		[COL_NAME] = { "NAME", SCOLS_FL_TREE, false },
-		[COL_TYPE] = { "TYPE", 0, false },
-		[COL_PID] = { "PID", SCOLS_FL_RIGHT, false },
-		[COL_WEIGHT] = { "WEIGHT", SCOLS_FL_RIGHT, false },
-		[COL_SHARE] = { "SHARE", SCOLS_FL_RIGHT, false },
-		[COL_TIME] = { "TIME", SCOLS_FL_RIGHT, true },
-		[COL_BYTES] = { "BYTES", SCOLS_FL_RIGHT, true },
-		[COL_IOPRIO] = { "IOPRIO", 0, false },
-		[COL_HIERARCHY] = { "HIER", SCOLS_FL_RIGHT, false },
-	};
+	struct row pivot = { show->sched };
+	enum bt_column chosen[BT_NCOLUMNS];
+	size_t nchosen = chosen_columns(show, format, chosen);
 	int rc = 0;
 
 	if (!table)
 		return -ENOMEM;
-	for (size_t i = 0; !rc && i < sizeof(columns) / sizeof(columns[0]); i++) {
+	for (size_t i = 0; !rc && i < nchosen; i++) {
+		const struct column *column = &columns[chosen[i]];
 		/* raw output is for scripts: no tree drawing, as lsblk --raw */
-		int flags = format->raw ? columns[i].flags & ~SCOLS_FL_TREE
-					: columns[i].flags;
+		int flags = format->raw ? column->flags & ~SCOLS_FL_TREE
+					: column->flags;
 
-		/* hidden keeps the column numbers of the others */
-		if (columns[i].measured && !show->interval_ms)
-			flags |= SCOLS_FL_HIDDEN;
-
-		if (!scols_table_new_column(table, columns[i].name, 0, flags))
+		if (!scols_table_new_column(table, column->name, 0, flags))
 			rc = -ENOMEM;
 	}
 	if (!rc)
-		rc = add_lines(table, NULL, show->sched, show->focus);
+		rc = add_lines(table, NULL, &pivot, show, chosen, nchosen);
 	if (!rc)
 		rc = scols_print_table(table);
 	scols_unref_table(table);
@@ -215,69 +397,29 @@ static int print_devices(FILE *out, const struct bt_show *show,
 	return rc;
 }
 
-static struct json_object *share_json(double share)
+static struct json_object *entity_json(const struct row *row,
+				       const struct bt_show *show,
+				       const enum bt_column *chosen,
+				       size_t nchosen)
 {
-	char *text = share_text(share);
-	struct json_object *obj = json_object_new_double_s(share, text);
-
-	free(text);
-	return obj;
-}
-
-/* A measured amount: null when there is no data. */
-static void add_amount_json(struct json_object *obj, const char *delta_key,
-			    const char *share_key,
-			    const struct bt_amount *amount)
-{
-	json_object_object_add(obj, delta_key, amount->measured ?
-			       json_object_new_int64(amount->delta) : NULL);
-	json_object_object_add(obj, share_key, amount->has_share ?
-			       share_json(amount->share) : NULL);
-}
-
-static struct json_object *entity_json(const struct bt_entity *entity,
-				       const struct bt_group *focus)
-{
+	const struct bt_entity *entity = row->entity;
 	struct json_object *obj = json_object_new_object();
 	struct json_object *children;
-	char *name = entity_name(entity);
 
-	json_object_object_add(obj, "type",
-			       json_object_new_string(entity_type(entity)));
-	json_object_object_add(obj, "name", json_object_new_string(name));
-	free(name);
-	if (entity->type == BT_ENTITY_GROUP)
-		json_object_object_add(obj, "use_hierarchy",
-			json_object_new_int(entity->group->use_hierarchy));
-	if (entity->type == BT_ENTITY_TASK) {
-		struct json_object *ioprio = json_object_new_object();
+	for (size_t i = 0; i < nchosen; i++) {
+		const struct column *column = &columns[chosen[i]];
 
-		json_object_object_add(obj, "pid",
-				       json_object_new_int64(entity->task->pid));
-		json_object_object_add(ioprio, "class", json_object_new_string(
-				bt_ioclass_name(entity->task->ioclass)));
-		json_object_object_add(ioprio, "level",
-				       json_object_new_int(entity->task->level));
-		json_object_object_add(ioprio, "from_nice",
-			json_object_new_boolean(entity->task->from_nice));
-		json_object_object_add(obj, "ioprio", ioprio);
+		if (row_has(column, row))
+			column->add_json(obj, row);
 	}
-	if (entity->type != BT_ENTITY_PIVOT)
-		json_object_object_add(obj, "weight",
-				       json_object_new_int(entity->weight));
-	json_object_object_add(obj, "share", share_json(entity->share));
-	if (entity->measure && entity->type != BT_ENTITY_TASK)
-		add_amount_json(obj, "time_ms", "time_share",
-				&entity->measure->time_ms);
-	if (entity->measure)
-		add_amount_json(obj, "bytes", "bytes_share",
-				&entity->measure->bytes);
-
 	children = json_object_new_array();
-	for (size_t i = 0; i < entity->nchildren; i++)
-		if (shown(entity->children[i], focus))
-			json_object_array_add(children, entity_json(
-					entity->children[i], focus));
+	for (size_t i = 0; i < entity->nchildren; i++) {
+		struct row child = { entity->children[i] };
+
+		if (shown(child.entity, show->focus))
+			json_object_array_add(children, entity_json(&child,
+					show, chosen, nchosen));
+	}
 	if (json_object_array_length(children))
 		json_object_object_add(obj, "children", children);
 	else
@@ -305,10 +447,14 @@ static struct json_object *kernel_json(const struct bt_kernel_check *check)
 	return obj;
 }
 
-static int print_json(FILE *out, const struct bt_show *show)
+static int print_json(FILE *out, const struct bt_show *show,
+		      const struct bt_show_format *format)
 {
 	struct json_object *doc = json_object_new_object();
 	struct json_object *devices = json_object_new_array();
+	struct row pivot = { show->sched };
+	enum bt_column chosen[BT_NCOLUMNS];
+	size_t nchosen = chosen_columns(show, format, chosen);
 	int rc = 0;
 
 	json_object_object_add(doc, "hierarchy",
@@ -354,8 +500,8 @@ static int print_json(FILE *out, const struct bt_show *show)
 	if (show->interval_ms)
 		json_object_object_add(doc, "interval_ms",
 				       json_object_new_int64(show->interval_ms));
-	json_object_object_add(doc, "tree", entity_json(show->sched,
-							show->focus));
+	json_object_object_add(doc, "tree", entity_json(&pivot, show, chosen,
+							nchosen));
 	if (fprintf(out, "%s\n", json_object_to_json_string_ext(doc,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 			JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
@@ -370,7 +516,7 @@ int bt_output_show(FILE *out, const struct bt_show *show,
 	int rc;
 
 	if (format->json)
-		return print_json(out, show);
+		return print_json(out, show, format);
 	rc = print_tree(out, show, format);
 	if (!rc)
 		rc = print_devices(out, show, format);

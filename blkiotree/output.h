@@ -37,11 +37,32 @@ struct bt_show {
 	unsigned long interval_ms;
 };
 
+/*
+ * The columns of the tree, in the order of the default set.  Each is one
+ * column of the table and one or two keys of an entity in the JSON
+ * document.
+ */
+enum bt_column {
+	BT_COL_NAME,
+	BT_COL_TYPE,
+	BT_COL_PID,
+	BT_COL_WEIGHT,
+	BT_COL_SHARE,
+	BT_COL_TIME,		/* top's only */
+	BT_COL_BYTES,		/* top's only */
+	BT_COL_IOPRIO,
+	BT_COL_HIER,
+	BT_NCOLUMNS
+};
+
 struct bt_show_format {
 	bool json;
 	bool raw;
 	bool noheadings;
 	bool ascii;
+	/* the tree's columns in this order; none: the default set */
+	enum bt_column columns[BT_NCOLUMNS];
+	size_t ncolumns;
 };
 
 int bt_output_show(FILE *out, const struct bt_show *show,
