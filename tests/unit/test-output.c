@@ -11,6 +11,7 @@
 
 #include "measure.h"
 #include "output.h"
+#include "render.h"
 #include "tap.h"
 #include "tasks.h"
 
@@ -37,34 +38,6 @@ static const struct bt_blockdev devices[] = {
 	{ .name = "sda", .major = 8, .minor = 0, .scheduler = "cfq" },
 };
 
-/*
- * Column padding is libsmartcols' business; compare the words and the
- * tree drawing: runs of blanks become one, blanks at line ends go.
- */
-static char *squeeze(char *text)
-{
-	char *out = text;
-
-	for (const char *in = text; *in; in++) {
-		if (*in == ' ' && (in[1] == ' ' || in[1] == '\n' || !in[1]))
-			continue;
-		*out++ = *in;
-	}
-	*out = '\0';
-	return text;
-}
-
-static char *render(const struct bt_show *show, const struct bt_show_format *f)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-
-	ok(bt_output_show(out, show, f) == 0, "output written");
-	fclose(out);
-	return f->json ? text : squeeze(text);
-}
-
 static void test_table(const struct bt_show *show)
 {
 	struct bt_show_format format = { .ascii = true };
@@ -85,21 +58,6 @@ static void test_table(const struct bt_show *show)
 	       "sda 8:0 cfq effective\n",
 	       "seed tree 2 as a table");
 	free(text);
-}
-
-static struct json_object *at(struct json_object *obj, const char *key)
-{
-	struct json_object *v = NULL;
-
-	json_object_object_get_ex(obj, key, &v);
-	return v;
-}
-
-static struct json_object *kid(struct json_object *obj, size_t i)
-{
-	struct json_object *children = at(obj, "children");
-
-	return children ? json_object_array_get_idx(children, i) : NULL;
 }
 
 static void is_entity(struct json_object *obj, const char *name, double share,
@@ -280,9 +238,7 @@ static void test_measured(const struct bt_tree *tree)
 	static const char *const paths[] = { "", "grp1", "grp2" };
 	static const uint64_t grown[] = { 300, 200, 500 };
 	struct bt_entity *sched = bt_sched_build(tree, false, 0, 0);
-	struct bt_show show = { .mount = "/cg", .cfq_policy = true,
-				.hierarchy = true, .sched = sched,
-				.interval_ms = 1000 };
+	struct bt_show show = cfq_show(sched);
 	struct bt_show_format table = { .ascii = true, .noheadings = true };
 	struct bt_show_format json = { .json = true };
 	struct bt_sample before = { 0 }, after = { 0 };
@@ -300,6 +256,7 @@ static void test_measured(const struct bt_tree *tree)
 	bt_sample_add_task(&after, 200, reading(300));
 	bt_sample_add_task(&after, 201, reading(100));
 	measures = bt_measure_tree(sched, &before, &after);
+	show.interval_ms = 1000;
 
 	text = render(&show, &table);
 	is_str(text,
@@ -375,15 +332,10 @@ int main(void)
 {
 	struct bt_tree *tree = seed_tree();
 	struct bt_entity *sched = bt_sched_build(tree, false, 0, 0);
-	struct bt_show show = {
-		.mount = "/cg",
-		.cfq_policy = true,
-		.hierarchy = true,
-		.sched = sched,
-		.devices = devices,
-		.ndevices = 2,
-	};
+	struct bt_show show = cfq_show(sched);
 
+	show.devices = devices;
+	show.ndevices = 2;
 	test_table(&show);
 	test_json(&show);
 	test_kernel_tree(&show);
