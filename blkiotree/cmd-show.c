@@ -27,12 +27,15 @@ static void usage(void)
 	      " -p, --pid LIST        count only these tasks as busy (comma-separated)\n"
 	      " -b, --busy            idle groups (no task below them) get no share\n"
 	      " -J, --json            use JSON output format\n"
+	      " -l, --list            use list format output\n"
+	      " -o, --output COLUMNS  output columns; +COLUMNS adds to the default\n"
+	      " -P, --pairs           use key=\"value\" output format\n"
 	      " -r, --raw             use raw output format\n"
 	      " -n, --noheadings      don't print headings\n"
 	      " -i, --ascii           use ASCII characters for tree formatting\n"
-	      " -h, --help            display this help\n"
-	      "\n"
-	      "For more details see blkiotree-show(8).\n", stdout);
+	      " -h, --help            display this help\n", stdout);
+	bt_output_columns_help(stdout);
+	fputs("\nFor more details see blkiotree-show(8).\n", stdout);
 }
 
 #define DEBUGFS "/sys/kernel/debug"
@@ -103,85 +106,142 @@ static bool parse_pids(const char *text, pid_t **pids, size_t *npids)
 	return ok && *npids;
 }
 
-int cmd_show(int argc, char **argv)
+struct show_options {
+	struct bt_show_format format;
+	const char *device;	/* --device as given, or NULL */
+	unsigned major, minor;
+	pid_t *pids;		/* --pid's, or NULL */
+	size_t npids;
+	bool busy;
+	char *path;		/* GROUP, or NULL */
+};
+
+/* The output options that cannot go together, as lsblk's; or NULL. */
+static const char *format_conflict(const struct bt_show_format *format)
+{
+	if (format->json + format->pairs + format->raw > 1)
+		return "--json --pairs --raw";
+	/* the JSON document is a tree; --pairs is the list for scripts */
+	if (format->json && format->list)
+		return "--json --list";
+	return NULL;
+}
+
+/*
+ * Fill @o from the command line (the caller frees its pids and path).
+ * Returns true when the command is done, with *@status its exit status
+ * (help printed, or a usage error).
+ */
+static bool parse_options(int argc, char **argv, struct show_options *o,
+			  int *status)
 {
 	static const struct option longopts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "busy", no_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "pairs", no_argument, NULL, 'P' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "ascii", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bt_show_format format = { 0 };
-	struct bt_show show = { 0 };
-	struct bt_session session;
-	struct bt_kernel_check *kernel;
-	struct bt_entity *sched;
-	const char *device = NULL;
-	char *path = NULL;
-	pid_t *pids = NULL;
-	size_t npids = 0;
-	bool busy = false;
-	int c, status;
+	const char *conflict;
+	char *why;
+	int c;
 
-	while ((c = getopt_long(argc, argv, ":d:p:bJrnih", longopts, NULL)) != -1) {
+	*o = (struct show_options){ 0 };
+	while ((c = getopt_long(argc, argv, ":d:p:bJlo:Prnih", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			device = optarg;
-			if (!str_to_devnum(device, &show.major, &show.minor))
-				return bt_usage_error("show", "--device %s: "
-						      "expected MAJ:MIN", device);
-			show.have_device = true;
+			o->device = optarg;
+			if (!str_to_devnum(optarg, &o->major, &o->minor)) {
+				*status = bt_usage_error("show", "--device %s: "
+							 "expected MAJ:MIN",
+							 optarg);
+				return true;
+			}
 			break;
 		case 'p':
-			free(pids);
-			if (!parse_pids(optarg, &pids, &npids)) {
-				free(pids);
-				return bt_usage_error("show", "--pid %s: "
-						      "expected PID[,PID...]",
-						      optarg);
+			free(o->pids);
+			if (!parse_pids(optarg, &o->pids, &o->npids)) {
+				*status = bt_usage_error("show", "--pid %s: "
+							 "expected PID[,PID...]",
+							 optarg);
+				return true;
 			}
 			break;
 		case 'b':
-			busy = true;
+			o->busy = true;
 			break;
 		case 'J':
-			format.json = true;
+			o->format.json = true;
+			break;
+		case 'l':
+			o->format.list = true;
+			break;
+		case 'o':
+			/* as lsblk's, the last --output counts */
+			why = bt_output_parse_columns(optarg, &o->format);
+			if (why) {
+				*status = bt_usage_error("show", "%s", why);
+				free(why);
+				return true;
+			}
+			break;
+		case 'P':
+			o->format.pairs = true;
 			break;
 		case 'r':
-			format.raw = true;
+			o->format.raw = true;
 			break;
 		case 'n':
-			format.noheadings = true;
+			o->format.noheadings = true;
 			break;
 		case 'i':
-			format.ascii = true;
+			o->format.ascii = true;
 			break;
 		case 'h':
-			free(pids);
 			usage();
-			return BT_EXIT_OK;
+			*status = BT_EXIT_OK;
+			return true;
 		default:
-			free(pids);
-			return bt_option_error("show", c, argv, longopts);
+			*status = bt_option_error("show", c, argv, longopts);
+			return true;
 		}
+	}
+	conflict = format_conflict(&o->format);
+	if (conflict) {
+		*status = bt_usage_error("show", "mutually exclusive arguments: "
+					 "%s", conflict);
+		return true;
 	}
 	if (argc - optind > 1) {
-		free(pids);
-		return bt_usage_error("show", "only one group can be shown");
+		*status = bt_usage_error("show", "only one group can be shown");
+		return true;
 	}
 	if (optind < argc) {
-		path = bt_group_operand("show", argv[optind], &status);
-		if (!path) {
-			free(pids);
-			return status;
-		}
+		o->path = bt_group_operand("show", argv[optind], status);
+		return !o->path;
 	}
+	return false;
+}
 
+int cmd_show(int argc, char **argv)
+{
+	struct bt_show show = { 0 };
+	struct bt_session session;
+	struct bt_kernel_check *kernel;
+	struct show_options o;
+	struct bt_entity *sched;
+	int status;
+
+	if (parse_options(argc, argv, &o, &status))
+		goto out;
 	status = bt_session_open(&session, "show", true);
 	if (status != BT_EXIT_OK)
 		goto out;
@@ -190,38 +250,41 @@ int cmd_show(int argc, char **argv)
 	show.hierarchy = session.fs.hierarchy;
 	show.devices = session.devices;
 	show.ndevices = session.ndevices;
-	if (path) {
-		show.focus = bt_group_find(session.tree, path);
+	if (o.path) {
+		show.focus = bt_group_find(session.tree, o.path);
 		if (!show.focus) {
-			bt_error("show /%s: no such group (ENOENT)", path);
+			bt_error("show /%s: no such group (ENOENT)", o.path);
 			status = BT_EXIT_REFUSED;
 			goto close;
 		}
 	}
-	if (show.have_device) {
+	if (o.device) {
+		show.have_device = true;
+		show.major = o.major;
+		show.minor = o.minor;
 		show.devices = bt_blockdev_find(session.devices,
-						session.ndevices, show.major,
-						show.minor);
+						session.ndevices, o.major,
+						o.minor);
 		show.ndevices = 1;
 		if (!show.devices) {
 			bt_error("show --device %s: no block device %s (ENODEV)",
-				 device, device);
+				 o.device, o.device);
 			status = BT_EXIT_REFUSED;
 			goto close;
 		}
 	}
-	if (pids)
-		bt_tree_keep_tasks(session.tree, pids, npids);
+	if (o.pids)
+		bt_tree_keep_tasks(session.tree, o.pids, o.npids);
 
 	sched = bt_sched_build(session.tree, show.have_device, show.major,
 			       show.minor);
-	if (busy)
+	if (o.busy)
 		bt_sched_only_tasks_busy(sched);
 	show.sched = sched;
 	kernel = check_kernel(&show);
 	show.kernel = kernel;
 	bt_output_warnings(stderr, &show);
-	if (bt_output_show(stdout, &show, &format) || fflush(stdout)) {
+	if (bt_output_show(stdout, &show, &o.format) || fflush(stdout)) {
 		bt_error("show: cannot write the output: %s", strerror(errno));
 		status = BT_EXIT_FAILURE;
 	}
@@ -230,7 +293,7 @@ int cmd_show(int argc, char **argv)
 close:
 	bt_session_close(&session);
 out:
-	free(path);
-	free(pids);
+	free(o.path);
+	free(o.pids);
 	return status;
 }

@@ -6,6 +6,7 @@
 #include <libsmartcols.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "measure.h"
 #include "output.h"
@@ -81,15 +82,25 @@ static void add_amount_json(struct json_object *obj, const char *delta_key,
 			       share_json(amount->share) : NULL);
 }
 
-/* An entity as one line of the tree. */
+/* An entity as one line of the tree, and where it is scheduled. */
 struct row {
 	const struct bt_entity *entity;
+	const struct bt_entity *parent;		/* NULL for the pivot */
 };
 
 /*
  * Each column's cell as text for the table and as keys for the JSON
  * document, for a row that has a value there (struct column's ->has).
  */
+
+static void add_name_json(struct json_object *obj, const char *key,
+			  const struct bt_entity *entity)
+{
+	char *name = entity_name(entity);
+
+	json_object_object_add(obj, key, json_object_new_string(name));
+	free(name);
+}
 
 static char *name_text(const struct row *row)
 {
@@ -98,10 +109,7 @@ static char *name_text(const struct row *row)
 
 static void name_json(struct json_object *obj, const struct row *row)
 {
-	char *name = entity_name(row->entity);
-
-	json_object_object_add(obj, "name", json_object_new_string(name));
-	free(name);
+	add_name_json(obj, "name", row->entity);
 }
 
 static char *type_text(const struct row *row)
@@ -233,36 +241,65 @@ static void hier_json(struct json_object *obj, const struct row *row)
 			json_object_new_int(row->entity->group->use_hierarchy));
 }
 
+/* the tree's links in a list (-l, -P, -r) that draws none */
+static bool has_parent(const struct row *row)
+{
+	return row->parent;
+}
+
+static char *parent_text(const struct row *row)
+{
+	return entity_name(row->parent);
+}
+
+static void parent_json(struct json_object *obj, const struct row *row)
+{
+	add_name_json(obj, "parent", row->parent);
+}
+
 /*
  * One table for the table and the JSON document, so that both give the
  * same cells for the same rows.
  */
 static const struct column {
-	const char *name;	/* the heading */
+	const char *name;	/* the heading; --output takes it in any case */
+	const char *help;	/* show --help's line; NULL: top's column */
 	int flags;		/* libsmartcols' SCOLS_FL_* */
+	bool in_default;	/* printed without --output */
 	bool measured;		/* top's only: what it measured */
 	/* whether a row has a value here; NULL: every row has */
 	bool (*has)(const struct row *row);
 	char *(*text)(const struct row *row);	/* caller frees */
 	void (*add_json)(struct json_object *obj, const struct row *row);
 } columns[BT_NCOLUMNS] = {
-	[BT_COL_NAME] = { "NAME", SCOLS_FL_TREE, false,
+	[BT_COL_NAME] = { "NAME",
+			  "pivot, a group's path or a task's command name",
+			  SCOLS_FL_TREE, true, false,
 			  NULL, name_text, name_json },
-	[BT_COL_TYPE] = { "TYPE", 0, false, NULL, type_text, type_json },
-	[BT_COL_PID] = { "PID", SCOLS_FL_RIGHT, false,
+	[BT_COL_TYPE] = { "TYPE", "pivot, group or task", 0, true, false,
+			  NULL, type_text, type_json },
+	[BT_COL_PID] = { "PID", "a task's thread ID",
+			 SCOLS_FL_RIGHT, true, false,
 			 is_task, pid_text, pid_json },
-	[BT_COL_WEIGHT] = { "WEIGHT", SCOLS_FL_RIGHT, false,
+	[BT_COL_WEIGHT] = { "WEIGHT", "the weight the entity competes with",
+			    SCOLS_FL_RIGHT, true, false,
 			    has_weight, weight_text, weight_json },
-	[BT_COL_SHARE] = { "SHARE", SCOLS_FL_RIGHT, false,
+	[BT_COL_SHARE] = { "SHARE", "expected share of the device, in percent",
+			   SCOLS_FL_RIGHT, true, false,
 			   NULL, share_cell_text, share_cell_json },
-	[BT_COL_TIME] = { "TIME", SCOLS_FL_RIGHT, true,
+	[BT_COL_TIME] = { "TIME", NULL, SCOLS_FL_RIGHT, true, true,
 			  has_time, time_text, time_json },
-	[BT_COL_BYTES] = { "BYTES", SCOLS_FL_RIGHT, true,
+	[BT_COL_BYTES] = { "BYTES", NULL, SCOLS_FL_RIGHT, true, true,
 			   has_bytes, bytes_text, bytes_json },
-	[BT_COL_IOPRIO] = { "IOPRIO", 0, false,
+	[BT_COL_IOPRIO] = { "IOPRIO", "a task's I/O class and level",
+			    0, true, false,
 			    is_task, ioprio_text, ioprio_json },
-	[BT_COL_HIER] = { "HIER", SCOLS_FL_RIGHT, false,
+	[BT_COL_HIER] = { "HIER", "a group's use_hierarchy",
+			  SCOLS_FL_RIGHT, true, false,
 			  is_group, hier_text, hier_json },
+	[BT_COL_PARENT] = { "PARENT", "the entity it is scheduled under",
+			    0, false, false,
+			    has_parent, parent_text, parent_json },
 };
 
 static bool row_has(const struct column *column, const struct row *row)
@@ -270,22 +307,111 @@ static bool row_has(const struct column *column, const struct row *row)
 	return !column->has || column->has(row);
 }
 
-/* The columns to print: --output's, else every one (top's too in top). */
+/* The default set in @set; with @measured, top's columns too. */
+static size_t default_columns(bool measured, enum bt_column *set)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < BT_NCOLUMNS; i++)
+		if (columns[i].in_default && (!columns[i].measured || measured))
+			set[n++] = i;
+	return n;
+}
+
+/* The columns to print: --output's, else the default set. */
 static size_t chosen_columns(const struct bt_show *show,
 			     const struct bt_show_format *format,
 			     enum bt_column *chosen)
 {
-	size_t n = 0;
+	if (!format->ncolumns)
+		return default_columns(show->interval_ms, chosen);
+	memcpy(chosen, format->columns, format->ncolumns * sizeof(*chosen));
+	return format->ncolumns;
+}
 
-	if (format->ncolumns) {
-		memcpy(chosen, format->columns,
-		       format->ncolumns * sizeof(*chosen));
-		return format->ncolumns;
-	}
+/* The column of show named by @len bytes of @name, in any case; or -1. */
+static int show_column_id(const char *name, size_t len)
+{
 	for (size_t i = 0; i < BT_NCOLUMNS; i++)
-		if (!columns[i].measured || show->interval_ms)
-			chosen[n++] = i;
-	return n;
+		if (!columns[i].measured && strlen(columns[i].name) == len &&
+		    !strncasecmp(columns[i].name, name, len))
+			return i;
+	return -1;
+}
+
+static bool column_in(enum bt_column id, const enum bt_column *set, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * Add the column named by @len bytes of @name to the *@n columns of @set,
+ * whose first @ndefault are the default set that a '+' keeps.  Returns
+ * NULL, or why not (caller frees).
+ */
+static char *add_column(const char *name, size_t len, enum bt_column *set,
+			size_t *n, size_t ndefault)
+{
+	int id = show_column_id(name, len);
+	char *shown, *why;
+
+	if (id >= 0 && !column_in(id, set, *n)) {
+		set[(*n)++] = id;
+		return NULL;
+	}
+	/* a column twice would be one JSON key twice */
+	if (id >= 0)
+		return xasprintf("duplicate column: %s%s", columns[id].name,
+				 column_in(id, set, ndefault) ?
+				 " (the default set has it)" : "");
+	shown = str_escape(name, len);
+	why = xasprintf("unknown column: %s", shown);
+	free(shown);
+	return why;
+}
+
+char *bt_output_parse_columns(const char *list, struct bt_show_format *format)
+{
+	bool append = *list == '+';
+	const char *name = list + append;
+	enum bt_column set[BT_NCOLUMNS];
+	size_t ndefault = append ? default_columns(false, set) : 0;
+	size_t n = ndefault;
+
+	if (!*name)
+		return xstrdup("--output: no column given");
+	for (;;) {
+		size_t len = strcspn(name, ",");
+		char *why, *shown;
+
+		if (!len) {
+			shown = str_escape(list, strlen(list));
+			why = xasprintf("--output %s: empty column name", shown);
+			free(shown);
+			return why;
+		}
+		why = add_column(name, len, set, &n, ndefault);
+		if (why)
+			return why;
+		if (!name[len])
+			break;
+		name += len + 1;
+	}
+	memcpy(format->columns, set, n * sizeof(*set));
+	format->ncolumns = n;
+	return NULL;
+}
+
+void bt_output_columns_help(FILE *out)
+{
+	fputs("\nAvailable output columns:\n", out);
+	for (size_t i = 0; i < BT_NCOLUMNS; i++)
+		if (!columns[i].measured)
+			fprintf(out, " %8s  %s\n", columns[i].name,
+				columns[i].help);
 }
 
 static int add_lines(struct libscols_table *table, struct libscols_line *parent,
@@ -308,7 +434,7 @@ static int add_lines(struct libscols_table *table, struct libscols_line *parent,
 			rc = scols_line_refer_data(line, i, column->text(row));
 	}
 	for (size_t i = 0; !rc && i < entity->nchildren; i++) {
-		struct row child = { entity->children[i] };
+		struct row child = { entity->children[i], entity };
 
 		rc = add_lines(table, line, &child, show, chosen, nchosen);
 	}
@@ -324,6 +450,7 @@ static struct libscols_table *new_table(FILE *out,
 		return NULL;
 	scols_table_set_stream(table, out);
 	scols_table_enable_raw(table, format->raw);
+	scols_table_enable_export(table, format->pairs);
 	scols_table_enable_noheadings(table, format->noheadings);
 	scols_table_enable_ascii(table, format->ascii);
 	return table;
@@ -333,18 +460,21 @@ static int print_tree(FILE *out, const struct bt_show *show,
 		      const struct bt_show_format *format)
 {
 	struct libscols_table *table = new_table(out, format);
-	struct row pivot = { show->sched };
+	struct row pivot = { show->sched, NULL };
 	enum bt_column chosen[BT_NCOLUMNS];
 	size_t nchosen = chosen_columns(show, format, chosen);
+	/* raw and pairs are for scripts: a list, as lsblk's */
+	bool drawn = !format->list && !format->raw && !format->pairs;
 	int rc = 0;
 
 	if (!table)
 		return -ENOMEM;
 	for (size_t i = 0; !rc && i < nchosen; i++) {
 		const struct column *column = &columns[chosen[i]];
-		/* raw output is for scripts: no tree drawing, as lsblk --raw */
-		int flags = format->raw ? column->flags & ~SCOLS_FL_TREE
-					: column->flags;
+		int flags = column->flags;
+
+		if (!drawn)
+			flags &= ~SCOLS_FL_TREE;
 
 		if (!scols_table_new_column(table, column->name, 0, flags))
 			rc = -ENOMEM;
@@ -414,7 +544,7 @@ static struct json_object *entity_json(const struct row *row,
 	}
 	children = json_object_new_array();
 	for (size_t i = 0; i < entity->nchildren; i++) {
-		struct row child = { entity->children[i] };
+		struct row child = { entity->children[i], entity };
 
 		if (shown(child.entity, show->focus))
 			json_object_array_add(children, entity_json(&child,
@@ -452,7 +582,7 @@ static int print_json(FILE *out, const struct bt_show *show,
 {
 	struct json_object *doc = json_object_new_object();
 	struct json_object *devices = json_object_new_array();
-	struct row pivot = { show->sched };
+	struct row pivot = { show->sched, NULL };
 	enum bt_column chosen[BT_NCOLUMNS];
 	size_t nchosen = chosen_columns(show, format, chosen);
 	int rc = 0;

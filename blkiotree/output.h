@@ -52,12 +52,15 @@ enum bt_column {
 	BT_COL_BYTES,		/* top's only */
 	BT_COL_IOPRIO,
 	BT_COL_HIER,
+	BT_COL_PARENT,		/* not in the default set */
 	BT_NCOLUMNS
 };
 
 struct bt_show_format {
 	bool json;
 	bool raw;
+	bool list;		/* no tree drawing; the lines in tree order */
+	bool pairs;		/* KEY="value" */
 	bool noheadings;
 	bool ascii;
 	/* the tree's columns in this order; none: the default set */
@@ -67,6 +70,16 @@ struct bt_show_format {
 
 int bt_output_show(FILE *out, const struct bt_show *show,
 		   const struct bt_show_format *format);
+/*
+ * show's -o/--output: @list is column names in any case, separated by
+ * commas; with a leading '+' they follow the default set.  Fills
+ * @format's columns and returns NULL, or returns the one-line reason
+ * (caller frees) and leaves @format as it was.
+ */
+char *bt_output_parse_columns(const char *list,
+			      struct bt_show_format *format);
+/* show --help's list of its columns, a line each: name, description. */
+void bt_output_columns_help(FILE *out);
 /*
  * One "blkiotree: warning: DEV: ..." line per device where weights cannot
  * act, and one per place the kernel's scheduling tree disagrees with the

@@ -75,6 +75,10 @@ expect "get: bad option after the keys" 2 "blkiotree: get: invalid option -- 'x'
 expect_help "show: options after the group" show a/.. -J -r -n -i -b -d 8:0 -p 1 --help
 expect "show: --json after the group is no second group" 2 "blkiotree: show: a/..: " show a/.. --json
 expect "show: option argument after the group" 2 "blkiotree: show: --device sda: expected MAJ:MIN" show a/.. -d sda
+expect_help "show: output options after the group" show a/.. -o NAME,PARENT -l -P --output=+PARENT --help
+expect "show: -o's columns after the group are no second group" 2 "blkiotree: show: a/..: " show a/.. -o NAME,SHARE -l
+expect "show: --output=+COLUMNS after the group" 2 "blkiotree: show: a/..: " show a/.. --output=+PARENT -P
+expect "show: an unknown column after the group" 2 "blkiotree: show: unknown column: foo (try 'blkiotree show --help')" show a/.. -o NAME,foo
 expect_help "delete: options after the groups" delete a/.. -r --help
 expect "delete: -r after a group is no group" 2 "blkiotree: delete: invalid option -- 'x'" delete a/.. -r -x
 expect_help "attach: options after the pids" attach a/.. 1 --help
@@ -113,6 +117,20 @@ expect "export: bad option after the group" 2 "blkiotree: export: invalid option
 expect "show two groups" 2 "blkiotree: show: only one group" show a b
 expect "show --device name" 2 "blkiotree: show: --device sda: expected MAJ:MIN" show --device sda
 expect "show --pid junk" 2 "blkiotree: show: --pid 1,x" show --pid 1,x
+expect "show: unknown column" 2 "blkiotree: show: unknown column: foo (try 'blkiotree show --help')" show -o foo
+[ ! -s "$tmp/out" ] && echo "ok $((n += 1)) - show: an unknown column prints no tree" ||
+	{ echo "not ok $((n += 1)) - show: an unknown column prints no tree"; fails=$((fails + 1)); }
+expect "show: top's column" 2 "blkiotree: show: unknown column: TIME" show -o NAME,TIME
+expect "show: unknown column after +" 2 "blkiotree: show: unknown column: foo" show --output=+foo
+expect "show: empty column list" 2 "blkiotree: show: --output: no column given" show -o ''
+expect "show: + alone" 2 "blkiotree: show: --output: no column given" show -o +
+expect "show: empty column name" 2 "blkiotree: show: --output NAME,,SHARE: empty column name" show -o NAME,,SHARE
+expect "show: duplicate column" 2 "blkiotree: show: duplicate column: NAME" show -o NAME,name
+expect "show: + a default column" 2 "blkiotree: show: duplicate column: SHARE (the default set has it)" show -o +SHARE
+expect "show -o without value" 2 "blkiotree: show: option requires an argument -- 'o'" show -o
+expect "show: --json with --pairs" 2 "blkiotree: show: mutually exclusive arguments: --json --pairs --raw" show --json -P
+expect "show: --pairs with --raw" 2 "blkiotree: show: mutually exclusive arguments: --json --pairs --raw" show a/.. -r -P
+expect "show: --json with --list" 2 "blkiotree: show: mutually exclusive arguments: --json --list" show -l -J
 expect_help "top: options after the group" top a/.. -d 8:0 -i 0.5 -n 3 -b -J -r --help
 expect "top: --json after the group is no second group" 2 "blkiotree: top: a/..: " top a/.. --json
 expect "top two groups" 2 "blkiotree: top: only one group" top a b

@@ -1,8 +1,8 @@
 /*
  * show's output for the seed documentation's second tree (root with
- * use_hierarchy=1): the table as drawn by hand in blkiotree-show(8), and
- * the same tree in the JSON document; and top's measured columns and
- * fields beside them.
+ * use_hierarchy=1): the table and the pairs as drawn by hand in
+ * blkiotree-show(8), and the same tree in the JSON document; and top's
+ * measured columns and fields beside them.
  */
 #include "config.h"
 
@@ -145,6 +145,34 @@ static void test_kernel_tree(const struct bt_show *seed)
 			    "schedules it in the pivot tree") != NULL,
 	   "a warning names the device and the disagreement");
 	free(warnings);
+}
+
+/* blkiotree-show(8)'s example of -P -o, on a machine with sda alone */
+static void test_pairs(const struct bt_show *seed)
+{
+	struct bt_show_format format = { .pairs = true };
+	struct bt_show show = *seed;
+	char *why = bt_output_parse_columns("NAME,PARENT,SHARE", &format);
+	char *text;
+
+	ok(!why, "-o NAME,PARENT,SHARE parses");
+	free(why);
+	show.devices = &devices[1];
+	show.ndevices = 1;
+	text = render(&show, &format);
+	is_str(text,
+	       "NAME=\"pivot\" PARENT=\"\" SHARE=\"100.00%\"\n"
+	       "NAME=\"/\" PARENT=\"pivot\" SHARE=\"100.00%\"\n"
+	       "NAME=\"/grp1\" PARENT=\"/\" SHARE=\"33.69%\"\n"
+	       "NAME=\"/grp1/grp3\" PARENT=\"/grp1\" SHARE=\"17.12%\"\n"
+	       "NAME=\"tsk2\" PARENT=\"/grp1\" SHARE=\"16.57%\"\n"
+	       "NAME=\"/grp2\" PARENT=\"/\" SHARE=\"33.69%\"\n"
+	       "NAME=\"tsk1\" PARENT=\"/\" SHARE=\"32.61%\"\n"
+	       "\n"
+	       "DEVICE=\"sda\" MAJ:MIN=\"8:0\" SCHEDULER=\"cfq\" "
+	       "WEIGHTS=\"effective\"\n",
+	       "seed tree 2 as the man page's -P -o NAME,PARENT,SHARE");
+	free(text);
 }
 
 static void test_focus(struct bt_show *show, const struct bt_tree *tree)
@@ -339,6 +367,7 @@ int main(void)
 	test_table(&show);
 	test_json(&show);
 	test_kernel_tree(&show);
+	test_pairs(&show);
 	test_focus(&show, tree);
 	test_classes();
 	test_measured(tree);
