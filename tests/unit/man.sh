@@ -1,7 +1,7 @@
 #!/bin/sh
 # Man pages: they render without warnings, each has examples and SEE ALSO,
-# and every option of every "--help" is in the command's page and the
-# other way round.
+# every option of every "--help" is in the command's page and the other
+# way round, and so is every column of "show --help".
 set -u
 n=0
 fails=0
@@ -52,5 +52,17 @@ for cmd in create set get show top delete attach exec apply export; do
 		result ok "$cmd in blkiotree.8 and --help" ||
 		result "not ok" "$cmd in blkiotree.8 and --help"
 done
+# show's columns: those --help lists, in the order of the page's Columns
+help_columns() { "$BLKIOTREE" show --help |
+	sed -n '/^Available output columns:/,/^$/{ /^ /p; }' | awk '{ print $1 }'; }
+page_columns() { sed -n '/^\.SS Columns/,/^\.S[SH] /p' "$mandir/blkiotree-show.8" |
+	awk 'prev == ".TP" && $1 == ".B" { print $2 } { prev = $1 }'; }
+h=$(help_columns | tr '\n' ' '); p=$(page_columns | tr '\n' ' ')
+if [ -n "$h" ] && [ "$h" = "$p" ]; then
+	result ok "columns of 'blkiotree show --help' match blkiotree-show.8"
+else
+	result "not ok" "columns of 'blkiotree show --help' match blkiotree-show.8"
+	echo "# help: $h"; echo "# page: $p"
+fi
 echo "1..$n"
 [ "$fails" -eq 0 ]
