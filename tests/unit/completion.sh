@@ -1,8 +1,9 @@
 #!/bin/bash
 # bash completion (completion/blkiotree): commands, each command's options
-# (the same as its --help lists), groups, keys and devices.  The blkio
-# mount and the device list are replaced by a directory and a list made
-# here, so no cgroup hierarchy is read.
+# (the same as its --help lists), groups, keys, devices and show's columns
+# (the same as its --help lists).  The blkio mount and the device list are
+# replaced by a directory and a list made here, so no cgroup hierarchy is
+# read.
 set -u
 n=0
 fails=0
@@ -62,6 +63,13 @@ expect "devices for --device" "blkiotree show --device " "8:0 8:16"
 expect "devices after MAJ:" "blkiotree show -d 8:1" "16"
 expect "an option's argument is no group" "blkiotree show -d 8:0 g" "grp1 grp1/grp3 grp2"
 expect "no group for a weight" "blkiotree create --weight g" ""
+help_columns=$("$BLKIOTREE" show --help |
+	sed -n '/^Available output columns:/,/^$/{ /^ /p; }' | awk '{ print $1 }' | sorted)
+expect "show's columns are those of --help" "blkiotree show -o " "$help_columns"
+expect "a column by its start" "blkiotree show --output P" "PARENT PID"
+expect "a column after others" "blkiotree show -o NAME,S" "NAME,SHARE"
+expect "no column twice, after +" "blkiotree show -o +PARENT,NAME,P" "+PARENT,NAME,PID"
+expect "groups after -o's columns" "blkiotree show -o NAME,SHARE grp2" "grp2"
 expect "devices for top --device" "blkiotree top -d " "8:0 8:16"
 expect "no group for an interval" "blkiotree top -i g" ""
 expect "groups after top's count" "blkiotree top -n 3 grp2" "grp2"
