@@ -10,8 +10,9 @@
 # The initramfs is three uncompressed cpio archives laid end to end (the
 # kernel unpacks each in turn; uncompressed because gunzip of ~90 MB is
 # slow under TCG):
-#   base.cpio      busybox, fio, mandoc and their shared libraries
-#                  (rebuilt only when those host binaries change)
+#   base.cpio      busybox, fio, mandoc, crun and their shared libraries
+#                  (rebuilt only when this script or those host binaries
+#                  change)
 #   lab.cpio       /init, the guest tests, and DESTDIR (blkiotree as
 #                  installed by `make install DESTDIR=...`), with the
 #                  libraries its binaries need
@@ -51,7 +52,10 @@ pack() {
 	mv "$2.tmp" "$2"
 }
 
-base_binaries="/bin/busybox /usr/bin/fio /usr/bin/mandoc"
+# /bin/busybox is busybox-static's: linked statically, so a guest test can
+# copy it alone into a container's root (crun, the OCI runtime, runs the
+# containers of 56-oci-crun).
+base_binaries="/bin/busybox /usr/bin/fio /usr/bin/mandoc /usr/bin/crun"
 
 build_base() {
 	local want root=$imgdir/base.root bin
@@ -59,7 +63,7 @@ build_base() {
 	want=$( (cat "$0"; ls -lL $base_binaries) | sha256sum | cut -d' ' -f1)
 	[ -f "$imgdir/base.cpio" ] && [ "$(cat "$imgdir/base.stamp" 2>/dev/null)" = "$want" ] &&
 		return 0
-	lab_log "building the guest base image (busybox, fio, mandoc)"
+	lab_log "building the guest base image (busybox, fio, mandoc, crun)"
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,root,run}
 	for bin in $base_binaries; do

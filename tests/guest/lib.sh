@@ -678,15 +678,41 @@ fio_job_pids() {
 	[ "$(wc -l <"$2")" -eq "$want" ] && ! grep -q ' $' "$2"
 }
 
-# json_task_values JSON KEY: "PID VALUE" per task entity of blkiotree
-# show's or top's --json whose numeric KEY (share, bytes_share, ...) has
-# a value (top's null, no data, is left out).
+# json_entity_values JSON TYPE KEY: "ID VALUE" per entity of TYPE (task
+# or group) of blkiotree show's or top's --json whose numeric KEY
+# (weight, share, bytes_share, ...) has a value (top's null, no data, is
+# left out); ID is a task's pid, a group's name (its path).  The
+# entities are what follows "tree" (the devices before it have names
+# too); an entity's keys come together, each once, in whatever order: a
+# "type" or "name" seen twice starts the next entity.
+json_entity_values() {
+	grep -o "\"tree\":\|\"type\": *\"[a-z]*\"\|\"name\": *\"[^\"]*\"\|\"pid\": *[0-9]*\|\"$3\": *[0-9.]*" "$1" |
+		awk -F': *' -v want="$2" -v key="\"$3\"" '
+			function flush() {
+				if (f["type"] == want && value != "")
+					print (want == "task" ? pid : f["name"]), value
+				delete f
+				pid = value = ""
+			}
+			$1 == "\"tree\"" { in_tree = 1; next }
+			!in_tree { next }
+			$1 == "\"type\"" || $1 == "\"name\"" {
+				k = $1
+				gsub(/"/, "", k)
+				if (k in f)
+					flush()
+				f[k] = $2
+				gsub(/"/, "", f[k])
+				next
+			}
+			$1 == "\"pid\"" { pid = $2; next }
+			$1 == key { value = $2 }
+			END { flush() }'
+}
+
+# json_task_values JSON KEY: "PID VALUE" per task (json_entity_values).
 json_task_values() {
-	grep -o "\"type\": *\"[a-z]*\"\|\"pid\": *[0-9]*\|\"$2\": *[0-9.]*" "$1" |
-		awk -F': *' -v key="\"$2\"" '
-			$1 ~ /type/ { type = $2; gsub(/"/, "", type); next }
-			$1 ~ /pid/ { pid = $2; next }
-			$1 == key && type == "task" && $2 != "" { print pid, $2 }'
+	json_entity_values "$1" task "$2"
 }
 
 # pid_list JOBS: the pids of JOBS ("NAME PID" lines) comma-separated, as
