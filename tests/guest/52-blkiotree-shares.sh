@@ -9,12 +9,12 @@
 # bytes / all jobs' bytes while every job ran (lib.sh's hier_fio).  The
 # same expected shares are also checked against lib.sh's model (awk, from
 # the spec alone), so that a wrong model in blkiotree and a scheduler
-# missing its target are told apart.  When the kernel has CFQ's debugfs
-# scheduling tree, show must also find it agreeing with its model for the
-# running tree.  The flat tree needs blkio.weight; the hierarchical one
-# blkio.use_hierarchy too.
+# missing its target are told apart.  A third tree mixes the RT, BE and
+# IDLE classes.  When the kernel has CFQ's debugfs scheduling tree, show
+# must also find it agreeing with its model for the running tree.  The
+# flat tree needs blkio.weight; the other two blkio.use_hierarchy too.
 . "$LAB_GUEST_LIB"
-tap_plan 9
+tap_plan 13
 
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 [ -f "$BLKIO/blkio.weight" ] || tap_skip_rest "no blkio.weight (no cfq policy)"
@@ -55,26 +55,21 @@ task hb /bt52h/b -
 task f /bt52f -
 SPEC
 
-# job_pids SPEC OUT: "NAME PID" per task of the spec, each job's pid read
-# from its cgroup's tasks file (one reader per cgroup, the job alone
-# there); waits up to 30 s for every job to be in its cgroup.
-job_pids() {
-	local i kind name path prio pid ok
-	for i in $(seq 1 300); do
-		: >"$2"
-		ok=1
-		hier_spec_lines "$1" task >"$2.tasks"
-		while read -r kind name path prio; do
-			pid=$(head -n 1 "$BLKIO$path/tasks" 2>/dev/null)
-			[ -n "$pid" ] || ok=
-			echo "$name $pid" >>"$2"
-		done <"$2.tasks"
-		[ -n "$ok" ] && break
-		sleep 0.1
-	done
-	rm -f "$2.tasks"
-	[ -n "$ok" ]
-}
+# Classes (issue 14): CFQ serves RT before BE before IDLE within a
+# group, and a child group competes in its parent as BE.  /bt52r's RT
+# reader takes the group's half and the BE reader beside it nothing;
+# in /bt52c the BE reader and the child group /bt52c/k split 484 : 200
+# and the IDLE reader gets nothing; /bt52c/k's RT reader has all of it.
+cat >/tmp/bt52-classes.spec <<'SPEC'
+group /bt52r 500 0
+group /bt52c 500 1
+group /bt52c/k 200 1
+task rt /bt52r rt/4
+task rb /bt52r be/0
+task cb /bt52c -
+task ci /bt52c idle
+task krt /bt52c/k rt/7
+SPEC
 
 # dead_pids JOBS: the pids of JOBS ("NAME PID" lines) that no longer run.
 dead_pids() {
@@ -140,7 +135,7 @@ measure_with_show() {
 	local spec=$1 out=$2 ktree=$4 fio_pid started
 	hier_fio "$spec" /dev/$disk "$3" "$out" --rw=randread &
 	fio_pid=$!
-	job_pids "$spec" "$out.pids"
+	fio_job_pids "$spec" "$out.pids"
 	# a few seconds into the run, after the warm-up: the tree is running
 	sleep 4
 	[ -f "$ktree" ] && cat "$ktree" >"$out.ktree" 2>&1
@@ -212,10 +207,13 @@ run_tree() {
 run_tree flat /tmp/bt52-flat.spec
 if [ -f "$BLKIO/blkio.use_hierarchy" ]; then
 	run_tree hierarchical /tmp/bt52-hier.spec
+	run_tree classes /tmp/bt52-classes.spec
 else
-	for c in "show --json lists every job" "measured shares within $tolerance points of show's" \
-		"show's shares are the model's" "the kernel's debugfs tree agrees with show's"; do
-		tap_skip "hierarchical: $c" "no blkio.use_hierarchy (cfq without hierarchical mode)"
+	for tree in hierarchical classes; do
+		for c in "show --json lists every job" "measured shares within $tolerance points of show's" \
+			"show's shares are the model's" "the kernel's debugfs tree agrees with show's"; do
+			tap_skip "$tree: $c" "no blkio.use_hierarchy (cfq without hierarchical mode)"
+		done
 	done
 fi
 nullb_remove $disk

@@ -261,10 +261,9 @@ cfq_tunable() {
 #                                    (1000 0 when it has no line)
 #   task NAME PATH PRIO              one busy reader in cgroup PATH; PRIO
 #                                    "-" (no ionice: nice 0, so be/4),
-#                                    be/N or rt/N (N 0..7)
+#                                    be/N or rt/N (N 0..7), or idle
 # A child of a group with USE_HIERARCHY 1 must say 1 too (it inherits it).
-# Classes are not mixed in one spec: RT would starve BE, which the share
-# model below does not describe.  Example, the seed document's hierarchy
+# Example, the seed document's hierarchy
 # with the root hierarchical and a reader in every group:
 #   group / 1000 1
 #   group /Grp1 500 1
@@ -281,7 +280,10 @@ cfq_tunable() {
 # pivot, the root always under the pivot; a task's queue sits in its
 # cgroup's group.  At each level a busy entity gets weight / (sum of its
 # busy siblings' weights) of its parent's share; a task's weight comes
-# from its ioprio (1000 868 740 612 484 356 228 100).
+# from its ioprio level (1000 868 740 612 484 356 228 100; idle as level
+# 7).  Classes count within a group, as CFQ serves them: while a queue of
+# a higher class is busy there (RT, then BE, then IDLE) the others get
+# nothing; a child group competes in its parent as BE.
 #   mode=shares  "KIND NAME EXPECTED% MEASURED%" per busy entity, spec
 #                order (MEASURED "-" without a bytes file; a group's is
 #                the bytes of the tasks scheduled below it)
@@ -302,10 +304,16 @@ function cgparent(p,  q) {
 function prio_weight(prio,  pw) {
 	if (prio == "-")
 		return 484
+	if (prio == "idle")
+		return 100
 	if (prio !~ /^(be|rt)\/[0-7]$/)
 		die("bad prio " prio)
 	split("1000 868 740 612 484 356 228 100", pw, " ")
 	return pw[substr(prio, 4) + 1] + 0
+}
+# the order in which a group serves its classes: 0 RT, 1 BE, 2 IDLE
+function prio_class(prio) {
+	return prio ~ /^rt\// ? 0 : prio == "idle" ? 2 : 1
 }
 function die(msg) {
 	print "hier model: " msg > "/dev/stderr"
@@ -315,7 +323,10 @@ function die(msg) {
 function share(e) {
 	if (e == "pivot")
 		return 1
-	if (!(e in SH))
+	if (e in SH)
+		return SH[e]
+	SH[e] = 0
+	if (CLASS[e] == SERVED[PARENT[e]])
 		SH[e] = share(PARENT[e]) * W[e] / SUM[PARENT[e]]
 	return SH[e]
 }
@@ -334,11 +345,13 @@ $1 == "group" && NF == 4 {
 	HIER[$2] = $4
 	ORDER[++n] = "g:" $2
 	W["g:" $2] = $3 + 0
+	CLASS["g:" $2] = 1
 	next
 }
 $1 == "task" && NF == 4 {
 	ORDER[++n] = "t:" $2
 	W["t:" $2] = prio_weight($4)
+	CLASS["t:" $2] = prio_class($4)
 	CG["t:" $2] = $3
 	next
 }
@@ -350,6 +363,7 @@ END {
 		HIER["/"] = 0
 		ORDER[++n] = "g:/"
 		W["g:/"] = 1000
+		CLASS["g:/"] = 1
 	}
 	for (i = 1; i <= n; i++) {
 		e = ORDER[i]
@@ -375,7 +389,11 @@ END {
 			BUSY[e] = 1
 	}
 	for (e in BUSY)
-		SUM[PARENT[e]] += W[e]
+		if (!(PARENT[e] in SERVED) || CLASS[e] < SERVED[PARENT[e]])
+			SERVED[PARENT[e]] = CLASS[e]
+	for (e in BUSY)
+		if (CLASS[e] == SERVED[PARENT[e]])
+			SUM[PARENT[e]] += W[e]
 	for (i = 1; i <= n; i++) {
 		e = ORDER[i]
 		if (mode == "tree") {
@@ -508,6 +526,8 @@ hier_fio() {
 				s = s " --prioclass=2 --prio=" substr($4, 4)
 			else if ($4 ~ /^rt\//)
 				s = s " --prioclass=1 --prio=" substr($4, 4)
+			else if ($4 == "idle")
+				s = s " --prioclass=3"
 			print s
 		}' "$spec" "$spec")
 	# shellcheck disable=SC2086

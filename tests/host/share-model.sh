@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/guest/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 7
+tap_plan 8
 
 # expect_shares DESC SPEC WANT: the model's "KIND NAME EXPECTED" lines.
 expect_shares() {
@@ -42,6 +42,25 @@ expect_shares "flat: Root 40 %, Grp1, Grp2 and Grp3 20 % each" "$tmp/flat" \
 seed 1 1 >"$tmp/root"
 expect_shares "Root hierarchical: 500 : 500 : 484, then 500 : 484 in Grp1" "$tmp/root" \
 	"group / 100.00; group /Grp1 33.69; group /Grp2 33.69; group /Grp1/Grp3 17.12; task tsk1 32.61; task tsk2 16.57; task tsk3 33.69; task tsk4 17.12; "
+
+# Classes within a group, as CFQ serves them: in /r an RT reader takes
+# the group's half, the BE reader beside it nothing; in /h (hierarchical)
+# the BE reader and the child group /h/c, which competes as BE, split
+# 484 : 200 (35.38 and 14.62 %) and the IDLE reader gets nothing; /h/c's RT reader has all
+# of /h/c.  The groups split the disk 500 : 500.
+cat >"$tmp/classes" <<'SPEC'
+group /r 500 0
+group /h 500 1
+group /h/c 200 1
+task rt /r rt/4
+task rb /r be/0
+task hb /h -
+task hi /h idle
+task crt /h/c rt/7
+SPEC
+expect_shares "classes: RT before BE before IDLE within a group, a child group as BE" \
+	"$tmp/classes" \
+	"group /r 50.00; group /h 50.00; group /h/c 14.62; task rt 50.00; task rb 0.00; task hb 35.38; task hi 0.00; task crt 14.62; "
 
 # Measured bytes: a group's share is that of the tasks below it; against
 # equal bytes all but the root (100 %) are off.
