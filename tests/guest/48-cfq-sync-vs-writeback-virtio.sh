@@ -13,7 +13,7 @@
 # 0.99, 1.49 and 1.80 in runs of the same kernels, bfq and mq-deadline
 # as scattered.  A trace of cfq's notes (27, Documentation/block/
 # cfq-iosched.rst "Tracing") beside the writer shows the reader's queue
-# active for 98 % of the run (82 turns, 71 ms each, against 47 async
+# active for 88 % of the run (82 turns, 71 ms each, against 47 async
 # turns of 17 ms), every read dispatched within 1 ms of its arrival and
 # served in 1.9 ms on average; yet about 3 ms passed between a read's
 # completion and the next read: the reader waited for a CPU that the
