@@ -148,15 +148,12 @@ static int check_op(const struct bt_tree *tree, const struct bt_env *env,
 	op->noop = false;
 	switch (op->type) {
 	case BT_OP_CREATE: {
-		char *parent_path = xstrdup(op->path);
-		char *slash = strrchr(parent_path, '/');
+		char *parent_path;
 		bool parent_exists;
 
-		if (group) {
-			free(parent_path);
+		if (group)
 			return group->parent ? EEXIST : EPERM;
-		}
-		*(slash ? slash : parent_path) = '\0';
+		parent_path = bt_path_parent(op->path);
 		parent_exists = bt_group_find(tree, parent_path) != NULL;
 		free(parent_path);
 		return parent_exists ? 0 : ENOENT;
@@ -168,7 +165,7 @@ static int check_op(const struct bt_tree *tree, const struct bt_env *env,
 			return ENOENT;
 		if (!group->parent)
 			return EPERM;
-		return group->nchildren && !op->recursive ? EBUSY : 0;
+		return group->nchildren ? EBUSY : 0;
 	case BT_OP_ATTACH:
 		if (!group)
 			return ENOENT;
@@ -334,6 +331,11 @@ static char *explain_words(const struct bt_tree *tree,
 	case BT_OP_DELETE:
 		if (err == EPERM)
 			return xstrdup("the root group cannot be deleted");
+		/* the kernel keeps a group that has tasks: one came in late */
+		if (err == EBUSY && group && !group->nchildren &&
+		    group->ntasks)
+			return xstrdup("a task came into the group while it was "
+				       "being deleted");
 		if (err != EBUSY || !group || !group->nchildren)
 			break;
 		list = child_list(group);
@@ -376,8 +378,7 @@ char *bt_op_describe(const struct bt_op *op)
 		return xasprintf("set /%s %s=%s", op->path,
 				 bt_key_name(op->key), op->value);
 	case BT_OP_DELETE:
-		return xasprintf("delete%s /%s", op->recursive ? " -r" : "",
-				 op->path);
+		return xasprintf("delete /%s", op->path);
 	case BT_OP_ATTACH:
 		return xasprintf("attach%s /%s %ld", op->thread ? " --thread" : "",
 				 op->path, (long)op->pid);

@@ -6,6 +6,8 @@
 #ifndef BLKIOTREE_SESSION_H
 #define BLKIOTREE_SESSION_H
 
+#include <stdio.h>
+
 #include "cgroupfs.h"
 #include "plan.h"
 #include "rules.h"
@@ -37,9 +39,12 @@ int bt_session_reload(struct bt_session *session, const char *cmd);
 
 /*
  * Write the plan's steps in order.  If the kernel refuses one, the steps
- * already written are undone and the refusal is explained in the rules'
- * words against the hierarchy as it was when refused.  With @trace, each
- * step is printed to stdout as it is written.  Returns an exit status.
+ * already written are undone, last first (a deleted group is created
+ * again with its values and threads), and the refusal is explained in
+ * the rules' words against the hierarchy as it was when refused.  If an
+ * undo fails too, the message lists the steps that stay written and the
+ * exit status is BT_EXIT_FAILURE.  With @trace, each step is printed to
+ * @trace as it is written.  Returns an exit status.
  */
 int bt_session_commit(struct bt_session *session, const struct bt_plan *plan,
 		      FILE *trace);

@@ -261,6 +261,20 @@ static void test_explain_kernel_errno(struct bt_tree *tree)
 	words(why, "Input/output error", "unknown errno falls back to strerror");
 }
 
+/* The kernel keeps a group with a task in it: a delete raced with one. */
+static void test_explain_delete_busy(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_task task = { .pid = 7 };
+	struct bt_op op = { .type = BT_OP_DELETE, .path = "a" };
+
+	bt_group_add_task(bt_group_add(tree->root, "a"), &task);
+	words(bt_rules_explain(tree, &env, &op, EBUSY),
+	      "a task came into the group while it was being deleted (EBUSY)",
+	      "kernel EBUSY for a group without child groups");
+	bt_tree_free(tree);
+}
+
 /* the one list of keys that set and get accept and name in their errors */
 static void test_keys(void)
 {
@@ -287,6 +301,7 @@ int main(void)
 	test_weight_device_scheduler(tree);
 	test_create_delete_attach(tree);
 	test_explain_kernel_errno(tree);
+	test_explain_delete_busy();
 	bt_tree_free(tree);
 	return tap_done();
 }
