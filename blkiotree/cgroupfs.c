@@ -45,6 +45,45 @@ static int errno_of(int ecg)
 	return EIO;
 }
 
+/*
+ * The kernel's side of the seam: one system call each, its errno the
+ * kernel's own.
+ */
+static int kernel_mkdir(const char *dir)
+{
+	return mkdir(dir, 0755) ? errno : 0;
+}
+
+static int kernel_rmdir(const char *dir)
+{
+	return rmdir(dir) ? errno : 0;
+}
+
+static int kernel_write(const char *file, const char *value)
+{
+	int fd = open(file, O_WRONLY | O_CLOEXEC), err = 0;
+	size_t len = strlen(value);
+	ssize_t done;
+
+	if (fd < 0)
+		return errno;
+	/* the kernel takes a policy value in one write or not at all */
+	done = write(fd, value, len);
+	if (done < 0)
+		err = errno;
+	else if ((size_t)done != len)
+		err = EIO;
+	if (close(fd) && !err)
+		err = errno;
+	return err;
+}
+
+static const struct bt_cgroupfs_ops kernel_ops = {
+	.mkdir = kernel_mkdir,
+	.rmdir = kernel_rmdir,
+	.write = kernel_write,
+};
+
 static bool policy_file_exists(const char *mount, const char *file)
 {
 	char *path = xasprintf("%s/%s", mount, file);
@@ -54,8 +93,20 @@ static bool policy_file_exists(const char *mount, const char *file)
 	return exists;
 }
 
+void bt_cgroupfs_open_at(struct bt_cgroupfs *fs, const char *mount,
+			 const struct bt_cgroupfs_ops *ops)
+{
+	fs->mount = xstrdup(mount);
+	fs->ops = ops;
+	/* a cfq with flat groups only has weights but no use_hierarchy */
+	fs->cfq_policy = policy_file_exists(fs->mount, "blkio.weight");
+	fs->hierarchy = fs->cfq_policy &&
+			policy_file_exists(fs->mount, "blkio.use_hierarchy");
+}
+
 int bt_cgroupfs_open(struct bt_cgroupfs *fs)
 {
+	char *mount;
 	int rc;
 
 	memset(fs, 0, sizeof(*fs));
@@ -64,12 +115,10 @@ int bt_cgroupfs_open(struct bt_cgroupfs *fs)
 		return ENOENT;
 	if (rc)
 		return errno_of(rc);
-	if (cgroup_get_subsys_mount_point(CONTROLLER, &fs->mount))
+	if (cgroup_get_subsys_mount_point(CONTROLLER, &mount))
 		return ENOENT;
-	/* a cfq with flat groups only has weights but no use_hierarchy */
-	fs->cfq_policy = policy_file_exists(fs->mount, "blkio.weight");
-	fs->hierarchy = fs->cfq_policy &&
-			policy_file_exists(fs->mount, "blkio.use_hierarchy");
+	bt_cgroupfs_open_at(fs, mount, &kernel_ops);
+	free(mount);
 	return 0;
 }
 
@@ -279,7 +328,7 @@ int bt_cgroupfs_load(const struct bt_cgroupfs *fs, bool task_details,
 int bt_cgroupfs_create(const struct bt_cgroupfs *fs, const char *path)
 {
 	char *dir = group_file(fs, path, NULL);
-	int err = mkdir(dir, 0755) ? errno : 0;
+	int err = fs->ops->mkdir(dir);
 
 	free(dir);
 	return err;
@@ -289,21 +338,9 @@ int bt_cgroupfs_write(const struct bt_cgroupfs *fs, const char *path,
 		      const char *file, const char *value)
 {
 	char *name = group_file(fs, path, file);
-	int fd = open(name, O_WRONLY | O_CLOEXEC), err = 0;
-	size_t len = strlen(value);
-	ssize_t done;
+	int err = fs->ops->write(name, value);
 
 	free(name);
-	if (fd < 0)
-		return errno;
-	/* the kernel takes a policy value in one write or not at all */
-	done = write(fd, value, len);
-	if (done < 0)
-		err = errno;
-	else if ((size_t)done != len)
-		err = EIO;
-	if (close(fd) && !err)
-		err = errno;
 	return err;
 }
 
@@ -341,7 +378,7 @@ int bt_cgroupfs_delete(const struct bt_cgroupfs *fs, const char *path)
 		err = bt_cgroupfs_move_threads(fs, parent, tids, ntids, &moved);
 	if (!err) {
 		dir = group_file(fs, path, NULL);
-		err = rmdir(dir) ? errno : 0;
+		err = fs->ops->rmdir(dir);
 		free(dir);
 	}
 	free(tids);

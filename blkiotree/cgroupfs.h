@@ -2,7 +2,8 @@
  * Access to the blkio cgroup hierarchy.  The only file that touches
  * cgroups.  libcgroup finds the mount; everything below it is read and
  * written straight in the mount it found (see cgroupfs.c for why), so
- * that the errno is the kernel's own.  Functions return 0 or an errno
+ * that the errno is the kernel's own and the same code runs on the unit
+ * tests' fake hierarchy in a directory.  Functions return 0 or an errno
  * value.
  */
 #ifndef BLKIOTREE_CGROUPFS_H
@@ -13,10 +14,25 @@
 
 #include "tree.h"
 
+/*
+ * The three system calls that change the hierarchy, each given a full
+ * path below the mount, each returning 0 or an errno value.  Every change
+ * blkiotree makes goes through one of them: the seam where the unit tests
+ * put a fake hierarchy that behaves as the kernel's does and fail any one
+ * call (tests/unit/fakecg.c).
+ */
+struct bt_cgroupfs_ops {
+	int (*mkdir)(const char *dir);
+	int (*rmdir)(const char *dir);
+	/* @value in one write(2), as the kernel takes a policy value */
+	int (*write)(const char *file, const char *value);
+};
+
 struct bt_cgroupfs {
 	char *mount;		/* where blkio is mounted */
 	bool cfq_policy;	/* blkio.weight exists: the cfq policy */
 	bool hierarchy;		/* blkio.use_hierarchy exists too */
+	const struct bt_cgroupfs_ops *ops;
 };
 
 /*
@@ -24,6 +40,9 @@ struct bt_cgroupfs {
  * is mounted (other errno values: libcgroup could not start).
  */
 int bt_cgroupfs_open(struct bt_cgroupfs *fs);
+/* Use the hierarchy at @mount, changed through @ops: for the unit tests. */
+void bt_cgroupfs_open_at(struct bt_cgroupfs *fs, const char *mount,
+			 const struct bt_cgroupfs_ops *ops);
 void bt_cgroupfs_close(struct bt_cgroupfs *fs);
 
 /*

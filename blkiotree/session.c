@@ -9,24 +9,12 @@
 #include "session.h"
 #include "strutil.h"
 
-int bt_session_open(struct bt_session *session, const char *cmd,
-		    bool task_details)
+/* The rest of opening, once session->fs has its mount. */
+static int session_start(struct bt_session *session, const char *cmd,
+			 bool task_details)
 {
-	int err, status;
+	int status;
 
-	memset(session, 0, sizeof(*session));
-	err = bt_cgroupfs_open(&session->fs);
-	if (err == ENOENT) {
-		bt_error("%s: no blkio cgroup hierarchy is mounted "
-			 "(mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio)",
-			 cmd);
-		return BT_EXIT_NO_POLICY;
-	}
-	if (err) {
-		bt_error("%s: cannot initialize libcgroup: %s", cmd,
-			 strerror(err));
-		return BT_EXIT_FAILURE;
-	}
 	session->task_details = task_details;
 	status = bt_session_reload(session, cmd);
 	if (status != BT_EXIT_OK) {
@@ -44,6 +32,36 @@ int bt_session_open(struct bt_session *session, const char *cmd,
 		.ndevices = session->ndevices,
 	};
 	return BT_EXIT_OK;
+}
+
+int bt_session_open(struct bt_session *session, const char *cmd,
+		    bool task_details)
+{
+	int err;
+
+	memset(session, 0, sizeof(*session));
+	err = bt_cgroupfs_open(&session->fs);
+	if (err == ENOENT) {
+		bt_error("%s: no blkio cgroup hierarchy is mounted "
+			 "(mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio)",
+			 cmd);
+		return BT_EXIT_NO_POLICY;
+	}
+	if (err) {
+		bt_error("%s: cannot initialize libcgroup: %s", cmd,
+			 strerror(err));
+		return BT_EXIT_FAILURE;
+	}
+	return session_start(session, cmd, task_details);
+}
+
+int bt_session_open_at(struct bt_session *session, const char *cmd,
+		       const char *mount, const struct bt_cgroupfs_ops *ops,
+		       bool task_details)
+{
+	memset(session, 0, sizeof(*session));
+	bt_cgroupfs_open_at(&session->fs, mount, ops);
+	return session_start(session, cmd, task_details);
 }
 
 int bt_session_reload(struct bt_session *session, const char *cmd)

@@ -29,6 +29,13 @@ struct bt_session {
  */
 int bt_session_open(struct bt_session *session, const char *cmd,
 		    bool task_details);
+/*
+ * The same on the hierarchy at @mount, changed through @ops: how the unit
+ * tests run a command's plan on a fake hierarchy in a directory.
+ */
+int bt_session_open_at(struct bt_session *session, const char *cmd,
+		       const char *mount, const struct bt_cgroupfs_ops *ops,
+		       bool task_details);
 void bt_session_close(struct bt_session *session);
 /*
  * Read the groups and tasks again into session->tree (top, at every
