@@ -34,6 +34,7 @@ int bt_exit_for(int err)
 	case ENOENT:
 	case EEXIST:
 	case EPERM:
+	case EACCES:
 	case ESRCH:
 		return BT_EXIT_REFUSED;
 	}

@@ -258,9 +258,9 @@ static void check_claim(struct outcome *o, const struct bt_plan *plan,
 
 /*
  * Build the hierarchy, plan with @make, fail calls @first and @second
- * (0: none) and commit.
+ * (0: none) with @err and commit.
  */
-static void run(plan_fn make, unsigned first, unsigned second,
+static void run(plan_fn make, unsigned first, unsigned second, int err,
 		struct outcome *o)
 {
 	struct bt_tree *before, *after;
@@ -280,7 +280,7 @@ static void run(plan_fn make, unsigned first, unsigned second,
 		printf("Bail out! the plan is refused: %s\n", why);
 		exit(1);
 	}
-	fakecg_fail(first, second, EBUSY);
+	fakecg_fail(first, second, err);
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);
 	dup2(fileno(tmp), STDERR_FILENO);
@@ -328,13 +328,13 @@ static unsigned fail_each_call(const char *name, plan_fn make)
 	struct outcome o;
 	unsigned writes;
 
-	run(make, 0, 0, &o);
+	run(make, 0, 0, EBUSY, &o);
 	writes = o.calls;
 	ok(o.status == 0 && !*o.message && strcmp(o.dump, before),
 	   "%s: written whole in %u calls", name, writes);
 	outcome_free(&o);
 	for (unsigned n = 1; n <= writes; n++) {
-		run(make, n, 0, &o);
+		run(make, n, 0, EBUSY, &o);
 		if (!ok(o.status == 3 && lines(o.message) == 1 &&
 			!strncmp(o.message, "blkiotree: ", 11) &&
 			strstr(o.message, "(EBUSY)") &&
@@ -361,9 +361,9 @@ static void fail_each_undo(const char *name, plan_fn make, unsigned writes)
 		unsigned pairs = 0;
 		bool all = true;
 
-		run(make, n, 0, &first);
+		run(make, n, 0, EBUSY, &first);
 		for (unsigned m = n + 1; m <= first.calls && all; m++) {
-			run(make, n, m, &o);
+			run(make, n, m, EBUSY, &o);
 			all = o.status == 1 && lines(o.message) == 1 &&
 			      o.claim_holds;
 			if (!all)
@@ -378,6 +378,29 @@ static void fail_each_undo(const char *name, plan_fn make, unsigned writes)
 		   pairs);
 		outcome_free(&first);
 	}
+}
+
+/*
+ * A user without the right to change a group is refused like any other
+ * refusal: exit 3, one line naming the file and the rule, nothing changed.
+ */
+static void test_permission(void)
+{
+	char *before = state_before(), *want;
+	struct outcome o;
+
+	/* call 3 moves /a/b's first thread to /a, as /a/b is deleted */
+	run(plan_delete, 3, 0, EACCES, &o);
+	want = xasprintf("blkiotree: delete /a/b: cannot remove %s/a/b: "
+			 "permission denied; only root, or a user the parent "
+			 "group is delegated to, may move its tasks there and "
+			 "remove it (EACCES)\n", mount);
+	is_str(o.message, want, "EACCES: the file and the rule in one line");
+	ok(o.status == 3 && !strcmp(o.dump, before),
+	   "EACCES: exit 3, the deleted child group back");
+	outcome_free(&o);
+	free(want);
+	free(before);
 }
 
 int main(void)
@@ -398,5 +421,6 @@ int main(void)
 	fail_each_undo("delete -r a e", plan_delete, writes);
 	writes = fail_each_call("apply --prune", plan_prune);
 	fail_each_undo("apply --prune", plan_prune, writes);
+	test_permission();
 	return tap_done();
 }
