@@ -1,12 +1,13 @@
 /*
- * The blkio hierarchy through libcgroup; see cgroupfs.h.  Group paths in
- * the model are relative ("a/b"); libcgroup gets them as "/a/b".
+ * The blkio hierarchy: libcgroup finds its mount, the rest is done in
+ * it; see cgroupfs.h.  Group paths in the model are relative ("a/b").
  */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libcgroup.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,45 @@ static int errno_of(int ecg)
 	return EIO;
 }
 
+/*
+ * The kernel's side of the seam: one system call each, its errno the
+ * kernel's own.
+ */
+static int kernel_mkdir(const char *dir)
+{
+	return mkdir(dir, 0755) ? errno : 0;
+}
+
+static int kernel_rmdir(const char *dir)
+{
+	return rmdir(dir) ? errno : 0;
+}
+
+static int kernel_write(const char *file, const char *value)
+{
+	int fd = open(file, O_WRONLY | O_CLOEXEC), err = 0;
+	size_t len = strlen(value);
+	ssize_t done;
+
+	if (fd < 0)
+		return errno;
+	/* the kernel takes a policy value in one write or not at all */
+	done = write(fd, value, len);
+	if (done < 0)
+		err = errno;
+	else if ((size_t)done != len)
+		err = EIO;
+	if (close(fd) && !err)
+		err = errno;
+	return err;
+}
+
+static const struct bt_cgroupfs_ops kernel_ops = {
+	.mkdir = kernel_mkdir,
+	.rmdir = kernel_rmdir,
+	.write = kernel_write,
+};
+
 static bool policy_file_exists(const char *mount, const char *file)
 {
 	char *path = xasprintf("%s/%s", mount, file);
@@ -53,8 +93,20 @@ static bool policy_file_exists(const char *mount, const char *file)
 	return exists;
 }
 
+void bt_cgroupfs_open_at(struct bt_cgroupfs *fs, const char *mount,
+			 const struct bt_cgroupfs_ops *ops)
+{
+	fs->mount = xstrdup(mount);
+	fs->ops = ops;
+	/* a cfq with flat groups only has weights but no use_hierarchy */
+	fs->cfq_policy = policy_file_exists(fs->mount, "blkio.weight");
+	fs->hierarchy = fs->cfq_policy &&
+			policy_file_exists(fs->mount, "blkio.use_hierarchy");
+}
+
 int bt_cgroupfs_open(struct bt_cgroupfs *fs)
 {
+	char *mount;
 	int rc;
 
 	memset(fs, 0, sizeof(*fs));
@@ -63,12 +115,10 @@ int bt_cgroupfs_open(struct bt_cgroupfs *fs)
 		return ENOENT;
 	if (rc)
 		return errno_of(rc);
-	if (cgroup_get_subsys_mount_point(CONTROLLER, &fs->mount))
+	if (cgroup_get_subsys_mount_point(CONTROLLER, &mount))
 		return ENOENT;
-	/* a cfq with flat groups only has weights but no use_hierarchy */
-	fs->cfq_policy = policy_file_exists(fs->mount, "blkio.weight");
-	fs->hierarchy = fs->cfq_policy &&
-			policy_file_exists(fs->mount, "blkio.use_hierarchy");
+	bt_cgroupfs_open_at(fs, mount, &kernel_ops);
+	free(mount);
 	return 0;
 }
 
@@ -78,90 +128,109 @@ void bt_cgroupfs_close(struct bt_cgroupfs *fs)
 	fs->mount = NULL;
 }
 
-static char *cg_name(const char *path)
+/*
+ * The path of @file ("blkio.weight", ...) of the group at @path, or of
+ * the group's directory when @file is NULL.  Every path below the mount
+ * is made here: libcgroup 2.0 re-reads /proc/self/mounts before every
+ * mkdir and every value it writes (cg_test_mounted_fs()) and makes every
+ * component of the path (mkdir -p), so a 100-group apply parsed the mount
+ * table 200 times.  Here a group is one mkdir(2), a value one write(2)
+ * and a read one read of the whole file.
+ */
+static char *group_file(const struct bt_cgroupfs *fs, const char *path,
+			const char *file)
 {
-	return xasprintf("/%s", path);
+	return xasprintf("%s%s%s%s%s", fs->mount, *path ? "/" : "", path,
+			 file ? "/" : "", file ? file : "");
 }
 
-/* The first line of a policy file, or false when it cannot be read. */
-static bool read_value(const char *path, const char *file, char *buf,
-		       int size)
+/* The number on the first line of a policy file; false if there is none. */
+static bool read_number(const struct bt_cgroupfs *fs, const char *path,
+			const char *file, long long *value)
 {
-	char *name = cg_name(path), *file_copy = xstrdup(file);
-	void *handle = NULL;
-	int rc;
+	char *text;
+	bool ok;
 
-	rc = cgroup_read_value_begin(CONTROLLER, name, file_copy, &handle, buf,
-				     size);
-	if (handle)
-		cgroup_read_value_end(&handle);
-	free(name);
-	free(file_copy);
-	if (rc)
+	if (bt_cgroupfs_read(fs, path, file, &text))
 		return false;
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
+	text[strcspn(text, "\n")] = '\0';
+	ok = !str_to_ll(text, value);
+	free(text);
+	return ok;
 }
 
-static void read_devweights(struct bt_group *group)
+static void read_devweights(const struct bt_cgroupfs *fs,
+			    struct bt_group *group)
 {
-	char *name = cg_name(group->path), file[] = "blkio.weight_device";
-	char line[128];
-	void *handle = NULL;
-	int rc;
+	char *text, *line, *save;
 
+	if (bt_cgroupfs_read(fs, group->path, "blkio.weight_device", &text))
+		return;
 	/* one "MAJ:MIN WEIGHT" per line */
-	rc = cgroup_read_value_begin(CONTROLLER, name, file, &handle, line,
-				     sizeof(line));
-	while (!rc) {
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		unsigned major, minor, weight;
 
 		if (sscanf(line, "%u:%u %u", &major, &minor, &weight) == 3)
 			bt_group_set_devweight(group, major, minor, weight);
-		rc = cgroup_read_value_next(&handle, line, sizeof(line));
 	}
-	if (handle)
-		cgroup_read_value_end(&handle);
-	free(name);
+	free(text);
 }
 
 /* The policy values; files this kernel does not have are not tried. */
 static void read_group(const struct bt_cgroupfs *fs, struct bt_group *group)
 {
-	char buf[64];
 	long long v;
 
 	if (!fs->cfq_policy)
 		return;
-	if (read_value(group->path, "blkio.weight", buf, sizeof(buf)) &&
-	    !str_to_ll(buf, &v))
+	if (read_number(fs, group->path, "blkio.weight", &v))
 		group->weight = v;
 	if (fs->hierarchy &&
-	    read_value(group->path, "blkio.use_hierarchy", buf, sizeof(buf)) &&
-	    !str_to_ll(buf, &v))
+	    read_number(fs, group->path, "blkio.use_hierarchy", &v))
 		group->use_hierarchy = v != 0;
-	read_devweights(group);
+	read_devweights(fs, group);
 }
 
-static void read_tasks(struct bt_group *group, bool details)
+int bt_cgroupfs_threads(const struct bt_cgroupfs *fs, const char *path,
+			pid_t **tids, size_t *ntids)
 {
-	char *name = cg_name(group->path);
-	void *handle = NULL;
-	pid_t pid;
-	int rc;
+	char *text, *line, *save;
+	int err = bt_cgroupfs_read(fs, path, "tasks", &text);
 
-	rc = cgroup_get_task_begin(name, CONTROLLER, &handle, &pid);
-	while (!rc) {
-		struct bt_task task = { .pid = pid };
+	*tids = NULL;
+	*ntids = 0;
+	if (err)
+		return err;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		long long v;
+
+		if (str_to_ll(line, &v) || v <= 0 || v > INT_MAX)
+			continue;
+		*tids = xreallocarray(*tids, *ntids + 1, sizeof(**tids));
+		(*tids)[(*ntids)++] = v;
+	}
+	free(text);
+	return 0;
+}
+
+static void read_tasks(const struct bt_cgroupfs *fs, struct bt_group *group,
+		       bool details)
+{
+	pid_t *tids;
+	size_t ntids;
+
+	if (bt_cgroupfs_threads(fs, group->path, &tids, &ntids))
+		return;
+	for (size_t i = 0; i < ntids; i++) {
+		struct bt_task task = { .pid = tids[i] };
 
 		/* a task that exits meanwhile is simply not listed */
-		if (!details || bt_procinfo_read(pid, &task))
+		if (!details || bt_procinfo_read(tids[i], &task))
 			bt_group_add_task(group, &task);
-		rc = cgroup_get_task_next(&handle, &pid);
 	}
-	if (handle)
-		cgroup_get_task_end(&handle);
-	free(name);
+	free(tids);
 }
 
 static int compare_strings(const void *a, const void *b)
@@ -250,43 +319,16 @@ int bt_cgroupfs_load(const struct bt_cgroupfs *fs, bool task_details,
 	free(paths);
 	for (struct bt_group *g = tree->root; g; g = bt_group_next(g)) {
 		read_group(fs, g);
-		read_tasks(g, task_details);
+		read_tasks(fs, g, task_details);
 	}
 	*out = tree;
 	return 0;
 }
 
-/* A libcgroup group naming only the blkio controller. */
-static struct cgroup *new_cgroup(const char *path)
-{
-	char *name = cg_name(path);
-	struct cgroup *cg = cgroup_new_cgroup(name);
-
-	free(name);
-	if (cg && !cgroup_add_controller(cg, CONTROLLER))
-		cgroup_free(&cg);
-	return cg;
-}
-
-/*
- * Creating and writing go straight to the mount cgroup_init() found:
- * libcgroup 2.0 re-reads /proc/self/mounts before every mkdir and every
- * value it writes (cg_test_mounted_fs()) and makes every component of the
- * path (mkdir -p), so a 100-group apply parsed the mount table 200 times.
- * Here a group is one mkdir(2) and a value one write(2), and the errno is
- * the kernel's own.
- */
-static char *group_file(const struct bt_cgroupfs *fs, const char *path,
-			const char *file)
-{
-	return xasprintf("%s%s%s%s%s", fs->mount, *path ? "/" : "", path,
-			 file ? "/" : "", file ? file : "");
-}
-
 int bt_cgroupfs_create(const struct bt_cgroupfs *fs, const char *path)
 {
 	char *dir = group_file(fs, path, NULL);
-	int err = mkdir(dir, 0755) ? errno : 0;
+	int err = fs->ops->mkdir(dir);
 
 	free(dir);
 	return err;
@@ -296,25 +338,12 @@ int bt_cgroupfs_write(const struct bt_cgroupfs *fs, const char *path,
 		      const char *file, const char *value)
 {
 	char *name = group_file(fs, path, file);
-	int fd = open(name, O_WRONLY | O_CLOEXEC), err = 0;
-	size_t len = strlen(value);
-	ssize_t done;
+	int err = fs->ops->write(name, value);
 
 	free(name);
-	if (fd < 0)
-		return errno;
-	/* the kernel takes a policy value in one write or not at all */
-	done = write(fd, value, len);
-	if (done < 0)
-		err = errno;
-	else if ((size_t)done != len)
-		err = EIO;
-	if (close(fd) && !err)
-		err = errno;
 	return err;
 }
 
-/* Straight from the mount too: libcgroup reads a value line by line. */
 int bt_cgroupfs_read(const struct bt_cgroupfs *fs, const char *path,
 		     const char *file, char **text)
 {
@@ -325,18 +354,36 @@ int bt_cgroupfs_read(const struct bt_cgroupfs *fs, const char *path,
 	return err;
 }
 
-int bt_cgroupfs_delete(const char *path,
-		       bool recursive)
+int bt_cgroupfs_move_threads(const struct bt_cgroupfs *fs, const char *path,
+			     const pid_t *tids, size_t ntids, size_t *moved)
 {
-	struct cgroup *cg = new_cgroup(path);
-	int rc;
+	for (*moved = 0; *moved < ntids; (*moved)++) {
+		int err = bt_cgroupfs_attach(fs, path, tids[*moved], true);
 
-	if (!cg)
-		return ENOMEM;
-	rc = cgroup_delete_cgroup_ext(cg, recursive ? CGFLAG_DELETE_RECURSIVE
-						    : 0);
-	cgroup_free(&cg);
-	return errno_of(rc);
+		if (err && err != ESRCH)
+			return err;
+	}
+	return 0;
+}
+
+int bt_cgroupfs_delete(const struct bt_cgroupfs *fs, const char *path)
+{
+	char *parent = bt_path_parent(path), *dir;
+	size_t ntids, moved;
+	pid_t *tids;
+	int err;
+
+	err = bt_cgroupfs_threads(fs, path, &tids, &ntids);
+	if (!err)
+		err = bt_cgroupfs_move_threads(fs, parent, tids, ntids, &moved);
+	if (!err) {
+		dir = group_file(fs, path, NULL);
+		err = fs->ops->rmdir(dir);
+		free(dir);
+	}
+	free(tids);
+	free(parent);
+	return err;
 }
 
 int bt_cgroupfs_attach(const struct bt_cgroupfs *fs, const char *path,

@@ -62,14 +62,11 @@ int cmd_delete(int argc, char **argv)
 	bt_plan_init(&plan);
 	for (int i = optind; i < argc && !err; i++) {
 		/* every group was checked above, before the session */
-		struct bt_op op = {
-			.type = BT_OP_DELETE,
-			.path = bt_group_operand("delete", argv[i], &status),
-			.recursive = recursive,
-		};
+		char *path = bt_group_operand("delete", argv[i], &status);
 
-		err = bt_plan_add(&plan, session.tree, &session.env, &op, &why);
-		free(op.path);
+		err = bt_plan_delete(&plan, session.tree, &session.env, path,
+				     recursive, &why);
+		free(path);
 	}
 	status = bt_session_finish(&session, &plan, err, why);
 	return status;

@@ -79,8 +79,12 @@ int cmd_exec(int argc, char **argv)
 	if (ioprio_text) {
 		err = bt_procinfo_set_ioprio(ioprio);
 		if (err) {
+			/* only the rt class takes a privilege (ioprio_set(2)) */
 			bt_error("exec: cannot set the I/O priority %s: %s",
-				 ioprio_text, strerror(err));
+				 ioprio_text, err == EPERM ?
+				 "permission denied; only root (CAP_SYS_ADMIN "
+				 "or CAP_SYS_NICE) may use the rt class (EPERM)" :
+				 strerror(err));
 			free(path);
 			return bt_exit_for(err);
 		}

@@ -59,6 +59,14 @@ static struct bt_kernel_check *check_kernel(const struct bt_show *show)
 			continue;
 		err = bt_ktree_read(DEBUGFS, show->devices[i].name, &ktree,
 				    &why);
+		/* debugfs is root's: say so once, not once a device */
+		if (err == EACCES || err == EPERM) {
+			bt_error("warning: cannot read the kernel's scheduling "
+				 "trees in %s: %s (debugfs is root's), so they "
+				 "are not compared with the model", DEBUGFS,
+				 strerror(err));
+			break;
+		}
 		if (err == EINVAL) {
 			checks[i].error = why;
 		} else if (err && err != ENOENT) {

@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -31,17 +30,6 @@ static const struct {
 	{ "apply", cmd_apply },
 	{ "export", cmd_export },
 };
-
-void bt_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("blkiotree: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 int bt_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -150,24 +138,6 @@ bool bt_parse_help_only(const char *cmd, int argc, char **argv,
 		*status = bt_option_error(cmd, c, argv, longopts);
 		return true;
 	}
-}
-
-int bt_exit_for(int err)
-{
-	switch (err) {
-	case ENOTSUP:
-		return BT_EXIT_NO_POLICY;
-	case EINVAL:
-	case ERANGE:
-	case EBUSY:
-	case ENODEV:
-	case ENOENT:
-	case EEXIST:
-	case EPERM:
-	case ESRCH:
-		return BT_EXIT_REFUSED;
-	}
-	return BT_EXIT_FAILURE;
 }
 
 char *bt_group_operand(const char *cmd, const char *arg, int *status)

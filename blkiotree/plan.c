@@ -24,10 +24,28 @@ void bt_plan_free(struct bt_plan *plan)
 	for (size_t i = 0; i < plan->nops; i++) {
 		bt_op_free(&plan->ops[i]);
 		free(plan->undo[i].from_path);
+		free(plan->undo[i].devweights);
+		free(plan->undo[i].tids);
 	}
 	free(plan->ops);
 	free(plan->undo);
 	bt_plan_init(plan);
+}
+
+/* What a group about to be deleted has, to create it again. */
+static void remember_group(const struct bt_group *group, struct bt_undo *undo)
+{
+	undo->weight = group->weight;
+	undo->use_hierarchy = group->use_hierarchy;
+	undo->ndevweights = group->ndevweights;
+	undo->devweights = xcalloc(group->ndevweights,
+				   sizeof(*undo->devweights));
+	for (size_t i = 0; i < group->ndevweights; i++)
+		undo->devweights[i] = group->devweights[i];
+	undo->ntids = group->ntasks;
+	undo->tids = xcalloc(group->ntasks, sizeof(*undo->tids));
+	for (size_t i = 0; i < group->ntasks; i++)
+		undo->tids[i] = group->tasks[i].pid;
 }
 
 /* Apply an allowed step to the model, remembering what it replaces. */
@@ -38,10 +56,9 @@ static void apply_to_model(struct bt_tree *tree, const struct bt_op *op,
 
 	switch (op->type) {
 	case BT_OP_CREATE: {
-		char *parent_path = xstrdup(op->path);
-		char *slash = strrchr(parent_path, '/');
+		char *parent_path = bt_path_parent(op->path);
+		const char *slash = strrchr(op->path, '/');
 
-		*(slash ? slash : parent_path) = '\0';
 		bt_group_add(bt_group_find(tree, parent_path),
 			     slash ? slash + 1 : op->path);
 		free(parent_path);
@@ -66,6 +83,7 @@ static void apply_to_model(struct bt_tree *tree, const struct bt_op *op,
 		}
 		return;
 	case BT_OP_DELETE:
+		remember_group(group, undo);
 		bt_group_remove(group);
 		return;
 	case BT_OP_ATTACH:
@@ -270,6 +288,19 @@ static int plan_prune(struct bt_plan *plan, struct bt_tree *tree,
 		i++;
 	}
 	return err;
+}
+
+int bt_plan_delete(struct bt_plan *plan, struct bt_tree *tree,
+		   const struct bt_env *env, const char *path, bool recursive,
+		   char **why)
+{
+	struct bt_group *group = bt_group_find(tree, path);
+	struct bt_op op = { .type = BT_OP_DELETE, .path = (char *)path };
+
+	/* a missing group or the root: refused by the rules, in their words */
+	if (recursive && group && group->parent)
+		return add_delete_subtree(plan, tree, env, group, why);
+	return bt_plan_add(plan, tree, env, &op, why);
 }
 
 int bt_plan_spec(struct bt_plan *plan, struct bt_tree *tree,

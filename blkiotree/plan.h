@@ -17,6 +17,17 @@ struct bt_undo {
 	char *from_path;	/* ATTACH: the group thread pid was in; undo
 				   brings the whole process back there (with
 				   thread, that thread alone) */
+	/*
+	 * DELETE: the group as it was, to create it again: its values and
+	 * the threads in it, among them those that earlier deletes of the
+	 * plan moved up from its child groups.
+	 */
+	unsigned weight;
+	int use_hierarchy;
+	struct bt_devweight *devweights;
+	size_t ndevweights;
+	pid_t *tids;
+	size_t ntids;
 };
 
 struct bt_plan {
@@ -46,11 +57,20 @@ int bt_plan_create(struct bt_plan *plan, struct bt_tree *tree,
 		   const struct bt_env *env, const char *path,
 		   const char *weight, bool hierarchy, char **why);
 /*
+ * Steps for delete: one per group, so that each can be undone; with
+ * @recursive, every group below @path first, children before their
+ * parent.  Without, a group with child groups is refused (EBUSY).
+ */
+int bt_plan_delete(struct bt_plan *plan, struct bt_tree *tree,
+		   const struct bt_env *env, const char *path, bool recursive,
+		   char **why);
+/*
  * Steps for apply: the spec's groups in pre-order, each created if
  * missing and its use_hierarchy set before its children are created.
  * With @prune, then the deletion of every group below a described spec
  * group that the spec does not name, children first (deletes come last,
- * as bt_session_commit() cannot undo them).  A spec group is described
+ * so that a value the rules refuse because of a group to be pruned is
+ * refused before anything is deleted).  A spec group is described
  * when it sets a value or has no child groups; one given by name only
  * with child groups is just the path to them (as export writes the
  * ancestors of a group), and its other children are left alone.

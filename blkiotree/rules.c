@@ -148,15 +148,12 @@ static int check_op(const struct bt_tree *tree, const struct bt_env *env,
 	op->noop = false;
 	switch (op->type) {
 	case BT_OP_CREATE: {
-		char *parent_path = xstrdup(op->path);
-		char *slash = strrchr(parent_path, '/');
+		char *parent_path;
 		bool parent_exists;
 
-		if (group) {
-			free(parent_path);
+		if (group)
 			return group->parent ? EEXIST : EPERM;
-		}
-		*(slash ? slash : parent_path) = '\0';
+		parent_path = bt_path_parent(op->path);
 		parent_exists = bt_group_find(tree, parent_path) != NULL;
 		free(parent_path);
 		return parent_exists ? 0 : ENOENT;
@@ -168,7 +165,7 @@ static int check_op(const struct bt_tree *tree, const struct bt_env *env,
 			return ENOENT;
 		if (!group->parent)
 			return EPERM;
-		return group->nchildren && !op->recursive ? EBUSY : 0;
+		return group->nchildren ? EBUSY : 0;
 	case BT_OP_ATTACH:
 		if (!group)
 			return ENOENT;
@@ -196,6 +193,7 @@ static const char *errno_name(int err)
 	case ENOENT: return "ENOENT";
 	case EEXIST: return "EEXIST";
 	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
 	case ESRCH: return "ESRCH";
 	case ENOTSUP: return "ENOTSUP";
 	}
@@ -311,6 +309,55 @@ static char *explain_set(const struct bt_group *group,
 	return NULL;
 }
 
+/*
+ * EACCES, or the kernel's EPERM (the rules give EPERM only for creating
+ * or deleting the root group): a write refused for lack of permission.
+ */
+static bool is_permission_refusal(const struct bt_op *op, int err)
+{
+	if (err == EACCES)
+		return true;
+	return err == EPERM && (*op->path || op->type == BT_OP_SET ||
+				op->type == BT_OP_ATTACH);
+}
+
+/*
+ * The file the kernel refused to let us change, and who may.  A blkio
+ * group's files are root's, unless the group is delegated to a user
+ * (its directory and files chown'd to them, as systemd's Delegate=
+ * does); moving a task also takes owning it.
+ */
+static char *explain_permission(const struct bt_env *env,
+				const struct bt_op *op)
+{
+	const char *mount = env->mount ? env->mount : "the blkio hierarchy";
+	const char *sep = *op->path ? "/" : "";
+
+	switch (op->type) {
+	case BT_OP_CREATE:
+		return xasprintf("cannot create %s/%s: permission denied; only "
+				 "root, or a user the parent group is delegated "
+				 "to, may create groups in it", mount, op->path);
+	case BT_OP_SET:
+		return xasprintf("cannot write %s%s%s/%s: permission denied; "
+				 "only root, or a user the group is delegated "
+				 "to, may write it", mount, sep, op->path,
+				 bt_key_file(op->key));
+	case BT_OP_DELETE:
+		return xasprintf("cannot remove %s/%s: permission denied; only "
+				 "root, or a user the parent group is delegated "
+				 "to, may move its tasks there and remove it",
+				 mount, op->path);
+	case BT_OP_ATTACH:
+		break;
+	}
+	return xasprintf("cannot write %s%s%s/%s: permission denied; only "
+			 "root, or a user the group is delegated to, may move a "
+			 "%s there, and only one of its own", mount, sep,
+			 op->path, op->thread ? "tasks" : "cgroup.procs",
+			 op->thread ? "thread" : "process");
+}
+
 static char *explain_words(const struct bt_tree *tree,
 			   const struct bt_env *env, const struct bt_op *op,
 			   int err)
@@ -318,6 +365,8 @@ static char *explain_words(const struct bt_tree *tree,
 	const struct bt_group *group = bt_group_find(tree, op->path);
 	char *list, *text;
 
+	if (is_permission_refusal(op, err))
+		return explain_permission(env, op);
 	if (err == ENOENT && op->type == BT_OP_CREATE)
 		return xstrdup("parent group does not exist");
 	if (err == ENOENT && !group)
@@ -334,6 +383,11 @@ static char *explain_words(const struct bt_tree *tree,
 	case BT_OP_DELETE:
 		if (err == EPERM)
 			return xstrdup("the root group cannot be deleted");
+		/* the kernel keeps a group that has tasks: one came in late */
+		if (err == EBUSY && group && !group->nchildren &&
+		    group->ntasks)
+			return xstrdup("a task came into the group while it was "
+				       "being deleted");
 		if (err != EBUSY || !group || !group->nchildren)
 			break;
 		list = child_list(group);
@@ -376,8 +430,7 @@ char *bt_op_describe(const struct bt_op *op)
 		return xasprintf("set /%s %s=%s", op->path,
 				 bt_key_name(op->key), op->value);
 	case BT_OP_DELETE:
-		return xasprintf("delete%s /%s", op->recursive ? " -r" : "",
-				 op->path);
+		return xasprintf("delete /%s", op->path);
 	case BT_OP_ATTACH:
 		return xasprintf("attach%s /%s %ld", op->thread ? " --thread" : "",
 				 op->path, (long)op->pid);

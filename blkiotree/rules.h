@@ -17,7 +17,8 @@
 enum bt_op_type {
 	BT_OP_CREATE,		/* mkdir of one group, its parent exists */
 	BT_OP_SET,		/* write one policy file */
-	BT_OP_DELETE,		/* rmdir, tasks move to the parent */
+	BT_OP_DELETE,		/* rmdir of a group without child groups,
+				   its tasks moved to the parent first */
 	BT_OP_ATTACH,		/* move a process (all its threads) by cgroup.procs,
 				   or one thread by tasks */
 };
@@ -33,7 +34,6 @@ struct bt_op {
 	char *path;		/* normalized group path */
 	enum bt_key key;	/* SET */
 	char *value;		/* SET: the text the user gave */
-	bool recursive;		/* DELETE */
 	pid_t pid;		/* ATTACH: a thread ID */
 	bool thread;		/* ATTACH: that thread only, not its process */
 

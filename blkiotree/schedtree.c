@@ -82,6 +82,37 @@ static bool parse_line(char *line, size_t depth_limit, struct bt_kentity *e)
 	return parse_fields(rest ? rest : kind + strlen(kind), e);
 }
 
+/*
+ * Why @e cannot be where it is in the tree parsed so far (@last: the
+ * latest entity at each depth), or NULL.  A queue has nothing under it:
+ * what sits there has no group to be placed in.
+ */
+static const char *placement_problem(const struct bt_ktree *tree,
+				     const long *last,
+				     const struct bt_kentity *e)
+{
+	if (e->kind == BT_KPIVOT && tree->n)
+		return "is a second pivot";
+	if (e->depth && tree->entities[last[e->depth - 1]].kind == BT_KQUEUE)
+		return "sits under a queue";
+	return NULL;
+}
+
+/* @line into @e; what is wrong with it, or NULL. */
+static const char *read_entity(const char *line, const struct bt_ktree *tree,
+			       const long *last, struct bt_kentity *e)
+{
+	/* parsing cuts a line up, and the message shows it whole */
+	char *fields = xstrdup(line);
+	bool ok = parse_line(fields, tree->n ?
+			     tree->entities[tree->n - 1].depth + 1 : 0, e);
+
+	free(fields);
+	if (!ok)
+		return "is not an entity of the scheduling tree";
+	return placement_problem(tree, last, e);
+}
+
 int bt_ktree_parse(const char *text, struct bt_ktree *tree, char **why)
 {
 	char *copy = xstrdup(text), *line, *next;
@@ -92,17 +123,20 @@ int bt_ktree_parse(const char *text, struct bt_ktree *tree, char **why)
 	memset(tree, 0, sizeof(*tree));
 	for (line = copy; line && *line && !err; line = next) {
 		struct bt_kentity e;
+		const char *problem;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		lineno++;
-		if (!parse_line(line, tree->n ? tree->entities[tree->n - 1].depth + 1
-					      : 0, &e) ||
-		    (e.kind == BT_KPIVOT && tree->n)) {
+		problem = read_entity(line, tree, last, &e);
+		if (problem) {
+			char *shown = str_escape(line, strlen(line));
+
 			free(e.path);
-			*why = xasprintf("line %zu: \"%s\" is not an entity of "
-					 "the scheduling tree", lineno, line);
+			*why = xasprintf("line %zu: \"%s\" %s", lineno, shown,
+					 problem);
+			free(shown);
 			err = EINVAL;
 			break;
 		}

@@ -6,6 +6,8 @@
 #ifndef BLKIOTREE_SESSION_H
 #define BLKIOTREE_SESSION_H
 
+#include <stdio.h>
+
 #include "cgroupfs.h"
 #include "plan.h"
 #include "rules.h"
@@ -27,6 +29,13 @@ struct bt_session {
  */
 int bt_session_open(struct bt_session *session, const char *cmd,
 		    bool task_details);
+/*
+ * The same on the hierarchy at @mount, changed through @ops: how the unit
+ * tests run a command's plan on a fake hierarchy in a directory.
+ */
+int bt_session_open_at(struct bt_session *session, const char *cmd,
+		       const char *mount, const struct bt_cgroupfs_ops *ops,
+		       bool task_details);
 void bt_session_close(struct bt_session *session);
 /*
  * Read the groups and tasks again into session->tree (top, at every
@@ -37,9 +46,12 @@ int bt_session_reload(struct bt_session *session, const char *cmd);
 
 /*
  * Write the plan's steps in order.  If the kernel refuses one, the steps
- * already written are undone and the refusal is explained in the rules'
- * words against the hierarchy as it was when refused.  With @trace, each
- * step is printed to stdout as it is written.  Returns an exit status.
+ * already written are undone, last first (a deleted group is created
+ * again with its values and threads), and the refusal is explained in
+ * the rules' words against the hierarchy as it was when refused.  If an
+ * undo fails too, the message lists the steps that stay written and the
+ * exit status is BT_EXIT_FAILURE.  With @trace, each step is printed to
+ * @trace as it is written.  Returns an exit status.
  */
 int bt_session_commit(struct bt_session *session, const struct bt_plan *plan,
 		      FILE *trace);

@@ -10,26 +10,56 @@
 #include "strutil.h"
 #include "sysblock.h"
 
+/* A scheduler's name: printable, no blank, no bracket. */
+static bool is_scheduler_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)name[i] <= ' ' || name[i] == 0x7f ||
+		    name[i] == '[' || name[i] == ']')
+			return false;
+	return len > 0;
+}
+
+/*
+ * The kernel prints every name followed by a space, the active one in
+ * brackets, and a newline ("[none] mq-deadline \n"); a queue without an
+ * elevator prints "none\n" alone.  So the line is words, one of them
+ * bracketed, or a single word; anything else is no scheduler line.
+ */
 bool bt_scheduler_parse(const char *line, char *active, size_t size)
 {
-	const char *open = strchr(line, '['), *close;
-	size_t len;
+	const char *name = NULL, *first = NULL, *word = line;
+	size_t name_len = 0, first_len = 0, words = 0;
 
-	if (!open) {
-		/* a queue without an elevator prints just "none" */
-		len = strcspn(line, " \t\n");
-		if (!len || len >= size || line[len] == ' ')
+	while (*word) {
+		size_t len = strcspn(word, " \n");
+		bool bracketed = len > 2 && word[0] == '[' &&
+				 word[len - 1] == ']';
+
+		if (len && !is_scheduler_name(word + bracketed,
+					      len - 2 * bracketed))
 			return false;
-		memcpy(active, line, len);
-		active[len] = '\0';
-		return true;
+		if (bracketed) {
+			/* one active scheduler, or the line is not one */
+			if (name)
+				return false;
+			name = word + 1;
+			name_len = len - 2;
+		}
+		if (len && !words++) {
+			first = word;
+			first_len = len;
+		}
+		word += len + !!word[len];
 	}
-	close = strchr(open, ']');
-	if (!close || close == open + 1 || (size_t)(close - open - 1) >= size)
+	if (!name && words == 1) {
+		name = first;
+		name_len = first_len;
+	}
+	if (!name || name_len >= size)
 		return false;
-	len = close - open - 1;
-	memcpy(active, open + 1, len);
-	active[len] = '\0';
+	memcpy(active, name, name_len);
+	active[name_len] = '\0';
 	return true;
 }
 

@@ -21,7 +21,13 @@ struct bt_blockdev {
  */
 int bt_blockdevs_read(const char *sysfs, struct bt_blockdev **devs,
 		      size_t *ndevs);
-/* The active scheduler of a queue/scheduler line: "mq-deadline [bfq] none" -> "bfq". */
+/*
+ * The active scheduler of a queue/scheduler line: "mq-deadline [bfq]
+ * none" -> "bfq", and "none" alone (a queue without an elevator) ->
+ * "none".  False for any other line (no bracketed name among several,
+ * two, a bracket, blank or control character inside a name) and for a
+ * name that does not fit @size with its NUL.
+ */
 bool bt_scheduler_parse(const char *line, char *active, size_t size);
 const struct bt_blockdev *bt_blockdev_find(const struct bt_blockdev *devs,
 					   size_t ndevs, unsigned major,

@@ -145,6 +145,14 @@ char *bt_path_normalize(const char *name, char **why)
 	return NULL;
 }
 
+char *bt_path_parent(const char *path)
+{
+	char *parent = xstrdup(path), *slash = strrchr(parent, '/');
+
+	*(slash ? slash : parent) = '\0';
+	return parent;
+}
+
 char *bt_group_display(const struct bt_group *group)
 {
 	return xasprintf("/%s", group->path);

@@ -97,6 +97,8 @@ char *bt_name_problem(const char *name, size_t len);
  * when a component fails bt_name_problem().
  */
 char *bt_path_normalize(const char *name, char **why);
+/* The path of a normalized path's parent: "a/b" -> "a", "a" -> "" (caller frees). */
+char *bt_path_parent(const char *path);
 /* The name users see, "/" or "/a/b"; the caller frees it. */
 char *bt_group_display(const struct bt_group *group);
 

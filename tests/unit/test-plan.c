@@ -320,6 +320,53 @@ static void test_prune(void)
 	bt_spec_free(spec);
 }
 
+/*
+ * delete -r: one step per group, children first, each remembering what
+ * it takes away so that it can be created again.
+ */
+static void test_delete(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_group *a = bt_group_add(tree->root, "a"), *b;
+	struct bt_task t11 = { .pid = 11 }, t12 = { .pid = 12 };
+	struct bt_plan plan;
+	char *why = NULL, *text;
+
+	a->use_hierarchy = 1;
+	b = bt_group_add(a, "b");
+	b->weight = 200;
+	bt_group_set_devweight(b, 8, 16, 300);
+	bt_group_add_task(b, &t11);
+	bt_group_add_task(bt_group_add(b, "c"), &t12);
+
+	bt_plan_init(&plan);
+	is_int(bt_plan_delete(&plan, tree, &env, "a", false, &why), EBUSY,
+	       "delete of a group with child groups: EBUSY");
+	is_str(why, "delete /a: group has child groups (/a/b); use -r to "
+	       "delete them too (EBUSY)", "the refusal names them and -r");
+	free(why);
+	why = NULL;
+	is_int(bt_plan_delete(&plan, tree, &env, "a", true, &why), 0,
+	       "delete -r");
+	text = steps(&plan);
+	is_str(text, "delete /a/b/c;delete /a/b;delete /a;",
+	       "one step per group, children first");
+	free(text);
+	ok(plan.undo[1].weight == 200 && plan.undo[1].use_hierarchy == 1 &&
+	   plan.undo[1].ndevweights == 1 && plan.undo[1].devweights[0].weight == 300,
+	   "a delete remembers the group's values");
+	ok(plan.undo[1].ntids == 2 && plan.undo[1].tids[0] == 11 &&
+	   plan.undo[1].tids[1] == 12,
+	   "and its threads, with those of the child group deleted before it");
+	ok(bt_tree_find_task(tree, 12) == tree->root,
+	   "in the model the threads end in the root");
+	is_int(bt_plan_delete(&plan, tree, &env, "a", true, &why), ENOENT,
+	       "delete -r of a group already deleted: ENOENT");
+	free(why);
+	bt_plan_free(&plan);
+	bt_tree_free(tree);
+}
+
 int main(void)
 {
 	test_create();
@@ -329,5 +376,6 @@ int main(void)
 	test_set_all_or_nothing();
 	test_spec();
 	test_prune();
+	test_delete();
 	return tap_done();
 }

@@ -261,6 +261,53 @@ static void test_explain_kernel_errno(struct bt_tree *tree)
 	words(why, "Input/output error", "unknown errno falls back to strerror");
 }
 
+/* A change refused for lack of permission names the file and the rule. */
+static void test_explain_permission(struct bt_tree *tree)
+{
+	struct bt_op set = { .type = BT_OP_SET, .path = "a/b",
+			     .key = BT_KEY_WEIGHT, .value = "300" };
+	struct bt_op create = { .type = BT_OP_CREATE, .path = "a/n" };
+	struct bt_op delete = { .type = BT_OP_DELETE, .path = "a/b" };
+	struct bt_op attach = { .type = BT_OP_ATTACH, .path = "", .pid = 9 };
+	struct bt_op root = { .type = BT_OP_DELETE, .path = "" };
+
+	words(bt_rules_explain(tree, &env, &set, EACCES),
+	      "cannot write /sys/fs/cgroup/blkio/a/b/blkio.weight: permission "
+	      "denied; only root, or a user the group is delegated to, may "
+	      "write it (EACCES)", "EACCES on a value");
+	words(bt_rules_explain(tree, &env, &create, EACCES),
+	      "cannot create /sys/fs/cgroup/blkio/a/n: permission denied; only "
+	      "root, or a user the parent group is delegated to",
+	      "EACCES on a new group");
+	words(bt_rules_explain(tree, &env, &delete, EPERM),
+	      "cannot remove /sys/fs/cgroup/blkio/a/b: permission denied; "
+	      "only root, or a user the parent group is delegated to, may "
+	      "move its tasks there and remove it (EPERM)",
+	      "the kernel's EPERM on a delete");
+	words(bt_rules_explain(tree, &env, &attach, EACCES),
+	      "cannot write /sys/fs/cgroup/blkio/cgroup.procs: permission "
+	      "denied; only root, or a user the group is delegated to, may move "
+	      "a process there, and only one of its own (EACCES)",
+	      "EACCES moving a process into the root group");
+	words(bt_rules_explain(tree, &env, &root, EPERM),
+	      "the root group cannot be deleted (EPERM)",
+	      "the rules' own EPERM keeps its words");
+}
+
+/* The kernel keeps a group with a task in it: a delete raced with one. */
+static void test_explain_delete_busy(void)
+{
+	struct bt_tree *tree = bt_tree_new();
+	struct bt_task task = { .pid = 7 };
+	struct bt_op op = { .type = BT_OP_DELETE, .path = "a" };
+
+	bt_group_add_task(bt_group_add(tree->root, "a"), &task);
+	words(bt_rules_explain(tree, &env, &op, EBUSY),
+	      "a task came into the group while it was being deleted (EBUSY)",
+	      "kernel EBUSY for a group without child groups");
+	bt_tree_free(tree);
+}
+
 /* the one list of keys that set and get accept and name in their errors */
 static void test_keys(void)
 {
@@ -287,6 +334,8 @@ int main(void)
 	test_weight_device_scheduler(tree);
 	test_create_delete_attach(tree);
 	test_explain_kernel_errno(tree);
+	test_explain_delete_busy();
+	test_explain_permission(tree);
 	bt_tree_free(tree);
 	return tap_done();
 }

@@ -70,7 +70,14 @@ static void test_refused(void)
 	refused("pivot\n  queue class=be\n", "a queue without pid", "line 2");
 	refused("pivot\n  queue pid=x1\n", "a pid that is no number", "line 2");
 	refused("pivot\n  disk name=x\n", "an unknown kind", "line 2");
-	refused("pivot\npivot\n", "a second pivot", "line 2");
+	refused("pivot\npivot\n", "a second pivot", "line 2: \"pivot\" is a second pivot");
+	/* found by fuzz-schedtree: show crashed on the queue's missing path */
+	refused("pivot\n  group path=/\n    queue pid=1 sync=1\n"
+		"      queue pid=3 sync=1\n", "a queue under a queue",
+		"line 4: \"      queue pid=3 sync=1\" sits under a queue");
+	refused("pivot\n  group path=/\n    queue pid=1 sync=1\n"
+		"      group path=/a\n", "a group under a queue",
+		"sits under a queue");
 	refused("pivot\n  group path=/ weight\n", "a field without =", "line 2");
 }
 
