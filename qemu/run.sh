@@ -152,13 +152,6 @@ esac
 # summed per guest test (OUT/host-load.log: "TEST PERCENT" of all the
 # host's CPUs), and qemu/verdict.sh shows it beside a failed test.
 
-# host_busy_ticks: the host's non-idle CPU time so far, in clock ticks.
-host_busy_ticks() {
-	local _ user nice system idle iowait irq softirq steal
-	read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
-	echo $((user + nice + system + irq + softirq + steal))
-}
-
 # current_test: the guest test running now ("boot" before the first).
 current_test() {
 	local name
