@@ -678,17 +678,20 @@ hier_stop_tasks() {
 # fio_job_pids SPEC PIDS: "NAME PID" per job of the one fio run going on
 # (started with hier_fio), by spec order: fio forks its jobs in that order,
 # so the Nth smallest pid of a fio process whose parent is fio is the Nth
-# task.  Waits up to 30 s for all jobs to exist.
+# task.  Waits up to 30 s (by the clock, however slow the kernel) for all
+# jobs to exist.  One awk reads every /proc/PID/stat: a command per
+# process would take seconds a pass on the debug kernel.
 fio_job_pids() {
-	local want i p pp
+	local want deadline
 	want=$(hier_spec_lines "$1" task | wc -l)
-	for i in $(seq 1 300); do
-		for p in /proc/[0-9]*; do
-			[ "$(cat "$p/comm" 2>/dev/null)" = fio ] || continue
-			pp=$(awk '{ print $4 }' "$p/stat" 2>/dev/null)
-			[ "$(cat "/proc/$pp/comm" 2>/dev/null)" = fio ] && echo "${p#/proc/}"
-		done | sort -n >"$2.pids"
+	deadline=$(($(date +%s) + 30))
+	while :; do
+		# "PID (COMM) STATE PPID ..."; fio's comm has no blank
+		awk '$2 == "(fio)" { parent[$1] = $4 }
+			END { for (p in parent) if (parent[p] in parent) print p }' \
+			/proc/[0-9]*/stat 2>/dev/null | sort -n >"$2.pids"
 		[ "$(wc -l <"$2.pids")" -ge "$want" ] && break
+		[ "$(date +%s)" -lt "$deadline" ] || break
 		sleep 0.1
 	done
 	hier_spec_lines "$1" task >"$2.tasks"
