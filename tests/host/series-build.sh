@@ -7,7 +7,11 @@
 # lab's kernel tree (the lab's own tree and object folders are left
 # alone), and only block/ is rebuilt, incrementally, in one object
 # folder per variant kept in the cache: the normal kernel's config, and
-# the same with CONFIG_IOSCHED_CFQ=m.
+# the same with CONFIG_IOSCHED_CFQ=m.  A step that passed is recorded
+# under a hash of everything its build read (this script, the kernel
+# tarball, the compiler, the variant's config, the patches up to it), and
+# a rerun with the same inputs reports that verdict instead of building
+# again; a failure is never recorded.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/qemu/lab.conf"
@@ -32,6 +36,46 @@ git_s() {
 		-c advice.detachedHead=false "$@"
 }
 
+builtin=$LAB_CACHE/series-build/obj
+module=$LAB_CACHE/series-build/obj-m
+verdicts=$LAB_CACHE/series-build/verdicts
+mkdir -p "$builtin" "$module" "$verdicts"
+cp "$config" "$builtin/.config.want"
+cp "$config" "$module/.config.want"
+"$LAB_KERNEL_SRC/scripts/config" --file "$module/.config.want" --module IOSCHED_CFQ
+
+# step_key I OBJ: the hash of what building patch I (from 0) in OBJ reads
+step_key() {
+	{
+		cat "$0" "$2/.config.want"
+		stat -c '%n %s %Y' "$LAB_KERNEL_TARBALL"
+		gcc --version | head -n 1
+		for p in "${patches[@]:0:$1 + 1}"; do
+			cat "$top/kernel-patches/$p"
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# Every step's key, and whether all of them have a recorded verdict.
+declare -A keys=()
+all_known=1
+for i in "${!patches[@]}"; do
+	for obj in "$builtin" "$module"; do
+		keys[$i,$obj]=$(step_key "$i" "$obj")
+		[ -f "$verdicts/${keys[$i,$obj]}" ] || all_known=
+	done
+done
+
+if [ -n "$all_known" ]; then
+	n=0
+	for i in "${!patches[@]}"; do
+		for obj in "$builtin" "$module"; do
+			echo "ok $((n += 1)) - $(cat "$verdicts/${keys[$i,$obj]}") (recorded)"
+		done
+	done
+	exit 0
+fi
+
 if [ ! -d "$src/.git" ]; then
 	mkdir -p "$(dirname "$src")"
 	git -c advice.detachedHead=false clone -q --shared "$LAB_KERNEL_SRC" "$src" >&2 || bail "cannot clone $LAB_KERNEL_SRC"
@@ -48,11 +92,15 @@ for p in "${patches[@]}"; do
 done
 touched=$(git_s diff --name-only pristine HEAD -- '*.c' '*.h' | tr '\n' ' ')
 
-# check_build N PATCH VARIANT OBJ LINE: TAP line N for block/ built with
-# W=1 in OBJ, whose .config.want is the variant's config; LINE (CFQ's
-# setting) must survive olddefconfig.
+# check_build N PATCH VARIANT OBJ LINE KEY: TAP line N for block/ built
+# with W=1 in OBJ, whose .config.want is the variant's config; LINE
+# (CFQ's setting) must survive olddefconfig.  A pass is recorded as KEY.
 check_build() {
-	local n=$1 p=$2 variant=$3 obj=$4 line=$5 log warnings
+	local n=$1 p=$2 variant=$3 obj=$4 line=$5 key=$6 log warnings verdict
+	if [ -f "$verdicts/$key" ]; then
+		echo "ok $n - $(cat "$verdicts/$key") (recorded)"
+		return
+	fi
 	# an unchanged .config keeps the build incremental
 	cmp -s "$obj/.config.want" "$obj/.config.lab" || {
 		cp "$obj/.config.want" "$obj/.config.lab"
@@ -83,21 +131,16 @@ check_build() {
 		echo "not ok $n - no W=1 warning in the series' files ($variant) after $p"
 		grep -F -e "${warnings%%$'\n'*}" "$log" | head -n 20 | sed 's/^/#   /'
 	else
-		echo "ok $n - block/ builds with W=1 ($variant), no warning in the series' files, after $p"
+		verdict="block/ builds with W=1 ($variant), no warning in the series' files, after $p"
+		echo "ok $n - $verdict"
+		echo "$verdict" >"$verdicts/$key"
 	fi
 }
 
-builtin=$LAB_CACHE/series-build/obj
-module=$LAB_CACHE/series-build/obj-m
-mkdir -p "$builtin" "$module"
-cp "$config" "$builtin/.config.want"
-cp "$config" "$module/.config.want"
-"$src/scripts/config" --file "$module/.config.want" --module IOSCHED_CFQ
 n=0
-i=0
-for p in "${patches[@]}"; do
+for i in "${!patches[@]}"; do
+	p=${patches[$i]}
 	git_s checkout -q -f --detach "${commits[$i]}"
-	i=$((i + 1))
-	check_build $((n += 1)) "$p" "cfq built in" "$builtin" CONFIG_IOSCHED_CFQ=y
-	check_build $((n += 1)) "$p" "cfq as a module" "$module" CONFIG_IOSCHED_CFQ=m
+	check_build $((n += 1)) "$p" "cfq built in" "$builtin" CONFIG_IOSCHED_CFQ=y "${keys[$i,$builtin]}"
+	check_build $((n += 1)) "$p" "cfq as a module" "$module" CONFIG_IOSCHED_CFQ=m "${keys[$i,$module]}"
 done
