@@ -16,8 +16,7 @@ tap_plan 6
 
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 [ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
-tracing=/sys/kernel/debug/tracing
-[ -w $tracing/current_tracer ] || tap_skip_rest "no ftrace in the kernel"
+[ -w $TRACING/current_tracer ] || tap_skip_rest "no ftrace in the kernel"
 
 disk=bt27
 trace=/tmp/bt27
@@ -25,19 +24,9 @@ tap_cfq_nullb $disk
 seed_spec 0 1 0 1 >$trace.spec
 hier_apply $trace.spec
 
-echo 0 >$tracing/tracing_on
-echo 16384 >$tracing/buffer_size_kb
-echo blk >$tracing/current_tracer
-: >$tracing/trace
-echo 1 >/sys/block/$disk/trace/enable
-echo notify >/sys/block/$disk/trace/act_mask
-echo 1 >$tracing/tracing_on
+cfq_notes_start $disk $trace.notes
 hier_fio $trace.spec /dev/$disk 4 $trace || tap_diag "fio failed"
-echo 0 >$tracing/tracing_on
-sed -n 's/.* m   N cfq/cfq/p' $tracing/trace >$trace.notes
-echo 0 >/sys/block/$disk/trace/enable
-echo nop >$tracing/current_tracer
-echo 1408 >$tracing/buffer_size_kb
+cfq_notes_stop $disk $trace.notes
 tap_diag "$(wc -l <$trace.notes) notes of cfq"
 tap_check "blktrace recorded cfq's notes" test -s $trace.notes
 

@@ -32,15 +32,16 @@ tap_diag() {
 }
 
 # tap_check DESC CMD...: ok when CMD succeeds; its output becomes
-# diagnostics when it fails.
+# diagnostics when it fails.  (The helpers' locals are named so that a
+# test's own "out" stays visible to CMD.)
 tap_check() {
-	local desc=$1 out
+	local desc=$1 output
 	shift
-	if out=$("$@" 2>&1); then
+	if output=$("$@" 2>&1); then
 		tap_ok "$desc"
 	else
 		tap_fail "$desc"
-		[ -z "$out" ] || echo "$out" | sed 's/^/#   /'
+		[ -z "$output" ] || echo "$output" | sed 's/^/#   /'
 	fi
 }
 
@@ -51,30 +52,30 @@ tap_check() {
 # output stays in the diagnostics) and the test still counts for its
 # splats and its workload; the normal kernel judges the figure.
 tap_check_timing() {
-	local desc=$1 out
+	local desc=$1 output
 	shift
-	if out=$("$@" 2>&1); then
+	if output=$("$@" 2>&1); then
 		tap_ok "$desc"
 	elif [ "$LAB_FLAVOR" = debug ]; then
 		tap_skip "$desc" "missed on the debug kernel, where timing is not modelled"
 	else
 		tap_fail "$desc"
 	fi
-	[ -z "$out" ] || echo "$out" | sed '/^#/!s/^/#   /'
+	[ -z "$output" ] || echo "$output" | sed '/^#/!s/^/#   /'
 }
 
 # tap_check_todo REASON DESC CMD...: tap_check for a figure the code is
 # known not to reach yet (REASON names the issue): a miss is a TAP TODO,
 # reported with its figures, that does not fail the run.
 tap_check_todo() {
-	local reason=$1 desc=$2 out
+	local reason=$1 desc=$2 output
 	shift 2
-	if out=$("$@" 2>&1); then
+	if output=$("$@" 2>&1); then
 		tap_ok "$desc"
 	else
 		tap_fail "$desc # TODO $reason"
 	fi
-	[ -z "$out" ] || echo "$out" | sed 's/^/#   /'
+	[ -z "$output" ] || echo "$output" | sed 's/^/#   /'
 }
 
 # ratio_at_least A B MIN: print A / B; succeed when A is at least MIN
@@ -173,7 +174,7 @@ tap_skip_rest() {
 
 # cg_write FILE VALUE: write VALUE and a newline to FILE in one write(2);
 # print "ok" or the error's name (EINVAL, EBUSY, ERANGE, ENODEV, E2BIG,
-# ENOENT), else the shell's message.  Always returns 0.
+# ENOENT, EACCES), else the shell's message.  Always returns 0.
 cg_write() {
 	local err
 	# echo, not printf: busybox's printf does not report a failed write
@@ -188,6 +189,7 @@ cg_write() {
 	*"No such device"*) echo ENODEV ;;
 	*"Argument list too long"*) echo E2BIG ;;
 	*"No such file"* | *"nonexistent"*) echo ENOENT ;;
+	*"Permission denied"*) echo EACCES ;;
 	*) echo "$err" ;;
 	esac
 }
@@ -195,10 +197,12 @@ cg_write() {
 # tap_write DESC FILE VALUE WANT: one check that writing VALUE to FILE
 # gives WANT ("ok" or an errno name as cg_write prints it); when WANT is
 # an error, FILE must also read back exactly as before the write.
+# TAP_WRITER names the command that writes (cg_write unless set: 67 sets
+# one that writes as another user).
 tap_write() {
 	local before got after
 	before=$(cat "$2" 2>&1)
-	got=$(cg_write "$2" "$3")
+	got=$(${TAP_WRITER:-cg_write} "$2" "$3")
 	after=$(cat "$2" 2>&1)
 	if [ "$got" != "$4" ]; then
 		tap_fail "$1"
@@ -881,6 +885,79 @@ tree_compare() {
 				}
 			exit bad
 		}' "$1" "$2"
+}
+
+# ---- data that must survive ---------------------------------------------
+
+# fio_verify_loop OUT FIO-OPTION...: run fio (terse output) with these
+# options back to back until the file OUT.stop exists; each run must
+# verify what it wrote (the options ask for --verify).  Every failed run
+# or job gets a line in OUT.fails; OUT.runs ends with the number of runs.
+# Start it in the background; fio_verify_stop ends it.
+fio_verify_loop() {
+	local out=$1 n=0
+	shift
+	rm -f "$out.stop"
+	: >"$out.fails"
+	while [ ! -f "$out.stop" ]; do
+		n=$((n + 1))
+		fio --output-format=terse --minimal "$@" >"$out.terse" 2>"$out.err" ||
+			echo "run $n: exit $?: $(head -c 300 "$out.err")" >>"$out.fails"
+		awk -F';' -v n=$n '$5 != 0 { print "run " n ": job " $3 " error " $5 }' \
+			"$out.terse" >>"$out.fails"
+	done
+	echo $n >"$out.runs"
+}
+
+# fio_verify_stop OUT PID: stop the loop PID started as fio_verify_loop
+# OUT and report, as one check, that every run verified.
+fio_verify_stop() {
+	touch "$1.stop"
+	wait "$2"
+	tap_diag "fio runs: $(cat "$1.runs" 2>/dev/null)"
+	tap_check "fio verified every run without error" sh -c "! grep . '$1.fails'"
+}
+
+# ---- the kernel's blk tracer (ftrace) ----------------------------------
+
+TRACING=/sys/kernel/debug/tracing
+
+# cfq_notes_start DISK OUT: record the notes cfq leaves in the blk tracer
+# for DISK (Documentation/block/cfq-iosched.rst, "Tracing") until
+# cfq_notes_stop; OUT then holds them, one a line, from "cfq" on, and in
+# their place what cfq_notes_mark wrote, as "mark TEXT".  The tracer's
+# pipe is read as the notes come, so a long run loses none.
+cfq_notes_start() {
+	echo 0 >$TRACING/tracing_on
+	echo blk >$TRACING/current_tracer
+	: >$TRACING/trace
+	echo 1 >"/sys/block/$1/trace/enable"
+	echo notify >"/sys/block/$1/trace/act_mask"
+	echo 1 >$TRACING/tracing_on
+	cat $TRACING/trace_pipe >"$2.raw" &
+	CFQ_NOTES_PIPE=$!
+}
+
+# cfq_notes_stop DISK OUT
+cfq_notes_stop() {
+	local size=-1
+	echo 0 >$TRACING/tracing_on
+	# the pipe's reader drains what is left, then waits for more
+	while [ "$(wc -c <"$2.raw")" -ne "$size" ]; do
+		size=$(wc -c <"$2.raw")
+		sleep 0.5
+	done
+	kill $CFQ_NOTES_PIPE 2>/dev/null
+	wait $CFQ_NOTES_PIPE 2>/dev/null
+	echo 0 >"/sys/block/$1/trace/enable"
+	echo nop >$TRACING/current_tracer
+	sed -n -e 's/.* m   N cfq/cfq/p' -e 's/.*tracing_mark_write: /mark /p' "$2.raw" >"$2"
+	rm -f "$2.raw"
+}
+
+# cfq_notes_mark TEXT: a line among the notes, where the kernel is now
+cfq_notes_mark() {
+	echo "$*" >$TRACING/trace_marker
 }
 
 # dmesg_splats: how many kernel log lines report a bug, by the patterns

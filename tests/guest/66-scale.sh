@@ -1,0 +1,167 @@
+# Scale (issue 11): SCALE_GROUPS busy groups on one cfq disk (1000; 250
+# on the debug kernel, whose run checks splats and leaks), flat, then as
+# chains eight deep with use_hierarchy set.  One reader a group (direct
+# 4 KiB reads, one at a time), each stopped before its first request,
+# all released at once and stopped again SCALE_SECONDS later.  No group
+# starves: every group was served.  And each got at least a quarter of
+# the mean of its peers' bytes (flat: all groups; chains: the groups at
+# the same depth, whose shares the hierarchy makes equal); a quarter, not
+# tighter, because in 5 s each of 1000 groups gets a handful of turns
+# (2026-12-05, flat: least 0.56, most 2.56 times the median, the most
+# always s1's, the first released).  The chains miss it, a known gap: in
+# every run so far chain s1's groups below depth 3 fell behind (5 s:
+# depth 4 0.16, depth 8 0.04 of their peers' mean; 10 s: 0.12 to 0.3 at
+# depths 6 to 8) while s1 itself got the most of depth 1; every other
+# chain's groups got about the mean.  The mechanism, traced on 160 flat
+# groups where it starves a group or two of any run: the first queue set
+# active finds no other group busy, so it gets the whole slice_sync
+# (100 ms) and cfq idles for it while the CPU starts the other readers;
+# it is charged those 100 ms, and its group then waits until every other
+# group has been charged as much (s11: 2 charges, one of 100.1 ms, 0.54
+# of the median's bytes).  Reported:
+# the least, median and most served group of each depth, the kernel's
+# slab memory per group (cgroup, blkg and cfq_group) and cfq's per-queue
+# object size.
+. "$LAB_GUEST_LIB"
+tap_plan 6
+
+cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
+[ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
+
+disk=scale
+out=/tmp/scale
+if [ "$LAB_FLAVOR" = debug ]; then
+	groups=${SCALE_GROUPS:-250}
+else
+	groups=${SCALE_GROUPS:-1000}
+fi
+seconds=${SCALE_SECONDS:-5}
+depth=8
+least=0.25
+cfq_nullb $disk
+tap_check "cfq null_blk disk $disk" grep -q '\[cfq\]' /sys/block/$disk/queue/scheduler
+devno=$(cat /sys/block/$disk/dev)
+
+# slab: the kernel's slab memory now, in KiB
+slab() {
+	awk '$1 == "Slab:" { print $2 }' /proc/meminfo
+}
+
+# make_groups flat|chains: SCALE_GROUPS groups; prints their paths, each
+# with its depth (1 for a flat group)
+make_groups() {
+	local i d path
+	if [ "$1" = flat ]; then
+		for i in $(seq 1 "$groups"); do
+			mkdir $BLKIO/s$i && echo "s$i 1"
+		done
+		return
+	fi
+	for i in $(seq 1 $((groups / depth))); do
+		path=s$i
+		for d in $(seq 1 $depth); do
+			mkdir $BLKIO/$path || return 1
+			[ $d = $depth ] || echo 1 >$BLKIO/$path/blkio.use_hierarchy
+			echo "$path $d"
+			path=$path/d$((d + 1))
+		done
+	done
+}
+
+# run_readers GROUPS: one stopped reader per group, all released, and
+# stopped after SCALE_SECONDS; OUT.bytes gets "GROUP DEPTH BYTES" per
+# group, the bytes the kernel counts as read in it meanwhile
+run_readers() {
+	local path d n=0 pids= pid stopped stats
+	while read -r path d; do
+		# shellcheck disable=SC2016
+		sh -c 'echo $$ >"$1/tasks" && kill -STOP $$ &&
+			exec dd if="$2" of=/dev/null bs=4k skip="$3" iflag=direct 2>/dev/null' \
+			sh "$BLKIO/$path" /dev/$disk $((n * 1024)) &
+		pids="$pids $!"
+		n=$((n + 1))
+	done <"$1"
+	# all stopped ("T" in their stat) before any is released
+	stats=$(for pid in $pids; do echo /proc/$pid/stat; done)
+	while :; do
+		# shellcheck disable=SC2086
+		stopped=$(awk '$3 == "T" { n++ } END { print n + 0 }' $stats 2>/dev/null)
+		[ "$stopped" -lt $n ] || break
+		sleep 1
+	done
+	# shellcheck disable=SC2086
+	kill -CONT $pids
+	sleep "$seconds"
+	# shellcheck disable=SC2086
+	kill $pids
+	for pid in $pids; do
+		wait $pid 2>/dev/null
+	done
+	# "PATH DEPTH BYTES", by the groups' own (not recursive) counters
+	while read -r path d; do
+		echo "$BLKIO/$path/blkio.io_service_bytes $path $d"
+	done <"$1" | awk -v dev="$devno" '{
+		bytes = 0
+		while ((getline line <$1) > 0) {
+			split(line, f, " ")
+			if (f[1] == dev && f[2] == "Read")
+				bytes = f[3]
+		}
+		close($1)
+		print $2, $3, bytes
+	}' >$out.bytes
+}
+
+# below_share BYTES N: the groups of BYTES ("GROUP DEPTH BYTES" lines) that
+# got less than LEAST times their peers' mean (peers: same depth), or
+# fewer than N groups counted; prints them and the figures
+below_share() {
+	sort -k2,2n -k3,3n "$1" | awk -v least=$least -v want="$2" '
+		{ b[$2, ++n[$2]] = $3; name[$2, n[$2]] = $1; sum[$2] += $3 }
+		END {
+			total = 0
+			for (d in n) {
+				total += n[d]
+				m = n[d]
+				mean = sum[d] / m
+				printf "depth %d: %d groups, least %d (%s), median %d, most %d bytes (%s)\n",
+					d, m, b[d, 1], name[d, 1], b[d, int((m + 1) / 2)], b[d, m], name[d, m]
+				for (i = 1; i <= m; i++)
+					if (b[d, i] == 0 || b[d, i] < least * mean) {
+						if (bad++ < 10)
+							print name[d, i] " got " b[d, i] " bytes, mean " int(mean)
+					}
+			}
+			if (total != want) {
+				print total " groups counted of " want
+				bad = 1
+			}
+			exit bad
+		}'
+}
+
+for layout in flat chains; do
+	slab_before=$(slab)
+	make_groups $layout >$out.groups
+	run_readers $out.groups
+	slab_after=$(slab)
+	made=$(wc -l <$out.groups)
+	tap_diag "$layout, $made groups, slab memory per group: $(((slab_after - slab_before) * 1024 / made)) bytes"
+	tap_check "$layout: each of $made groups was served" \
+		awk -v want="$made" '$3 == 0 { print $1 " got nothing"; bad = 1 }
+			END { if (NR != want) print NR " groups counted"; exit bad || NR != want }' $out.bytes
+	if [ $layout = flat ]; then
+		tap_check_timing "$layout: each group got at least $least times its peers' mean" \
+			below_share $out.bytes "$made"
+	else
+		tap_check_todo "issue 11: the first chain's deepest groups fall behind (docs/STATUS.md)" \
+			"$layout: each group got at least $least times its peers' mean" \
+			below_share $out.bytes "$made"
+	fi
+	sort -r $out.groups | while read -r path d; do rmdir $BLKIO/$path; done
+done
+[ ! -r /proc/slabinfo ] ||
+	tap_diag "cfq's queue: $(awk '$1 == "cfq_queue" { print $4 " bytes an object" }' /proc/slabinfo)"
+
+nullb_remove $disk
+tap_check "every group is gone" sh -c "! ls -d $BLKIO/s[0-9]* 2>/dev/null"
