@@ -96,7 +96,10 @@ awk '/^mark switch/ {
 	END { print pending + 0, away + 0 }' $out.notes >$out.away
 read -r pending away <$out.away
 tap_diag "$(grep -vc '^mark' $out.notes) notes of cfq; $away switches away from cfq, $pending of them begun with an idle timer armed"
-tap_check "some switches away from cfq began with its idle timer armed" test "$pending" -gt 0
+# (a timing figure: on the debug kernel the reader's think time, KASAN's
+# CPU included, outgrows slice_idle, and cfq rightly stops idling for it)
+tap_check_timing "some switches away from cfq began with its idle timer armed" \
+	test "$pending" -gt 0
 
 for g in sw-h/c/d sw-h/c sw-h sw-b sw-a; do
 	rmdir "$BLKIO/$g"

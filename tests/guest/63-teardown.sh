@@ -15,7 +15,13 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 [ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
 
 out=/tmp/teardown
-teardowns=${TEARDOWNS:-5}
+# each takes fio's start (10 s on the debug kernel) and a wait for the
+# tasks to end
+if [ "$LAB_FLAVOR" = debug ]; then
+	teardowns=${TEARDOWNS:-3}
+else
+	teardowns=${TEARDOWNS:-5}
+fi
 mkdir $BLKIO/td-flat $BLKIO/td-h
 echo 1 >$BLKIO/td-h/blkio.use_hierarchy
 mkdir $BLKIO/td-h/x

@@ -18,7 +18,7 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
 disk=flt
 out=/tmp/faults
-rounds=${FAULT_ROUNDS:-40}
+rounds=${FAULT_ROUNDS:-15}
 nullb_create $disk size=128 blocksize=4096 memory_backed=1 irqmode=2 \
 	completion_nsec=20000 hw_queue_depth=8
 set_scheduler $disk cfq
@@ -42,11 +42,26 @@ arm() {
 }
 
 # faulted SCRIPT ARG...: run the sh SCRIPT (ARG... its $1...) as a task
-# whose allocations fail at the armed rate; its children inherit that
+# whose allocations fail at the armed rate; its children inherit that.
+# A step still running after 120 s is a hang: its kernel stack goes to
+# OUT.hung, and it is killed so that the test goes on to report it.
 faulted() {
-	local script=$1
+	local script=$1 pid watchdog rc
 	shift
-	sh -c "echo 1 >/proc/self/make-it-fail && $script" sh "$@" 2>/dev/null
+	sh -c "echo 1 >/proc/self/make-it-fail && $script" sh "$@" 2>/dev/null &
+	pid=$!
+	# shellcheck disable=SC2016
+	sh -c 'sleep 120 & trap "kill $!; exit 0" TERM; wait $!
+		[ -d /proc/$1 ] || exit 0
+		echo "a step hung: $2: $(tr "\n" " " </proc/$1/stack)" >>"$3"
+		for t in /proc/$1/task/*; do tr "\n" " " <$t/stack; echo; done >>"$3"
+		kill -9 $1' sh $pid "$script" $out.hung &
+	watchdog=$!
+	wait $pid
+	rc=$?
+	kill $watchdog 2>/dev/null
+	wait $watchdog 2>/dev/null
+	return $rc
 }
 
 # step OUTCOME: count a step that worked (0) or reported an error
@@ -125,7 +140,9 @@ for attr in failslab fail_page_alloc; do
 	oks=0 errors=0 fallbacks=0
 	# 1 %: making a group takes some hundred allocations
 	arm $faults/$attr 1
+	: >$out.hung
 	faulted_rounds >$out.$attr 2>&1
+	cat $out.hung >>$out.$attr
 	echo 0 >$faults/$attr/probability
 	tap_diag "$attr at 1 %: $oks steps worked, $errors reported an error ($fallbacks failed switches fell back to none)"
 	tap_check "$attr: every failed step reported and changed nothing" \
