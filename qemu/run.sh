@@ -168,7 +168,7 @@ start=$SECONDS
 qemu-system-x86_64 "${machine[@]}" -serial file:"$out/console.log" \
 	-serial file:"$out/results.log" -append "$cmdline" </dev/null &
 qemu=$!
-declare -A other_ticks=() all_ticks=() test_seconds=()
+declare -A other_ticks=() all_ticks=()
 cpus=$(nproc)
 last_busy=$(host_busy_ticks) last_qemu=0 last_uptime=$(cut -d' ' -f1 /proc/uptime)
 # A guest that never reaches its init, or never finishes, is stopped.
@@ -195,16 +195,14 @@ while kill -0 $qemu 2>/dev/null; do
 		busy - last_busy - (qemu_now - last_qemu)))
 	all_ticks[$test_now]=$((${all_ticks[$test_now]:-0} +
 		(10#${uptime/./} - 10#${last_uptime/./}) * cpus))
-	test_seconds[$test_now]=$((${test_seconds[$test_now]:-0} +
-		10#${uptime/./} - 10#${last_uptime/./}))
 	last_busy=$busy last_qemu=$qemu_now last_uptime=$uptime
 done
 wait $qemu || lab_log "qemu exited with status $?"
 lab_log "the $flavor guest ran for $((SECONDS - start)) s"
 # What each test took on the host's clock ("TEST SECONDS", slowest
 # first): where a run's time goes, whichever clock the guest kept.
-for t in "${!test_seconds[@]}"; do
-	echo "$t $((test_seconds[$t] / 100))"
+for t in "${!all_ticks[@]}"; do
+	echo "$t $((all_ticks[$t] / cpus / 100))"
 done | sort -k2,2nr >"$out/test-times.log"
 # On the instruction clock the host's load moves no figure: no report.
 [ "$clock" = host ] || all_ticks=()
