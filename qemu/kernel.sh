@@ -94,8 +94,9 @@ apply() {
 export_patches() {
 	local first=${1:?first patch number} dir=$top/kernel-patches base new f
 	[ -f "$LAB_KERNEL_SRC/.git/lab-pristine" ] || lab_die "no kernel tree in $LAB_KERNEL_SRC"
-	base=$(git_k rev-list --reverse pristine..HEAD | sed -n "$((first - 1))p")
-	[ "$first" -eq 1 ] && base=pristine
+	base=pristine
+	[ "$first" -eq 1 ] ||
+		base=$(git_k rev-list --reverse pristine..HEAD | sed -n "$((first - 1))p")
 	[ -n "$base" ] || lab_die "the tree has fewer than $((first - 1)) commits above pristine"
 	new=$(mktemp -d)
 	git_k format-patch -q -N --start-number "$first" -o "$new" "$base..HEAD"

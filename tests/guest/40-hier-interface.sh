@@ -8,9 +8,11 @@
 # rule first, as memcg orders them); the root starts at 0 and switches
 # while childless.  weight: 10-1000 (ERANGE outside), a non-number EINVAL,
 # default 500, root 1000; weight_device "MAJ:MIN W", "MAJ:MIN 0" removes,
-# ENODEV for a device that does not exist.
+# ENODEV for a device that does not exist.  leaf_weight_device (what
+# runc and crun write beside weight_device): "MAJ:MIN 0" only, with
+# weight_device's device checks, any leaf weight EINVAL; reads empty.
 . "$LAB_GUEST_LIB"
-tap_plan 53
+tap_plan 58
 
 cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
@@ -113,6 +115,15 @@ tap_write "weight_device for a missing device is refused with ENODEV" "$wd" "$no
 tap_is "weight_device left blkio.weight alone" "$(cat "$w/blkio.weight" 2>&1)" 250
 tap_write "weight_device '$dev 0' is accepted" "$wd" "$dev 0" ok
 tap_check "... and removes the device's line" sh -c "! grep -q '^$dev ' '$wd'"
+
+# -- leaf_weight_device ----------------------------------------------------
+lwd=$w/blkio.leaf_weight_device
+tap_write "leaf_weight_device '$dev 0' is accepted" "$lwd" "$dev 0" ok
+tap_write "leaf_weight_device '$dev 500' is refused with EINVAL" "$lwd" "$dev 500" EINVAL
+tap_write "leaf_weight_device '$dev abc' is refused with EINVAL" "$lwd" "$dev abc" EINVAL
+tap_write "leaf_weight_device for a missing device is refused with ENODEV" \
+	"$lwd" "$nodev 0" ENODEV
+tap_is "leaf_weight_device reads empty" "$(cat "$lwd" 2>&1)" ""
 
 rmdir "$w"
 nullb_remove h40disk

@@ -18,8 +18,9 @@
 # of the disk within 2 points and 20 % (DESIGN.md section 6), once with
 # blockIO.weight (docker --blkio-weight) and once with weights the other
 # way round and a weightDevice for the disk that overrides them (docker
-# --blkio-weight-device; a TAP TODO while the kernel lacks the
-# blkio.leaf_weight_device crun opens for it).  A container's bytes are
+# --blkio-weight-device; crun also writes "MAJ:MIN 0", no leaf weight, to
+# blkio.leaf_weight_device, which the kernel accepts for that).  A
+# container's bytes are
 # what its reader's read() calls returned over one window while both
 # read (rchar, /proc/PID/io: the kernel's task accounting, not CFQ's);
 # share = its bytes / both's, judged once.  blkiotree show must list both
@@ -138,15 +139,12 @@ oci_files() {
 		[ "$(cat $g/blkio.weight_device)" = "$want_wd" ]
 }
 
-# oci_check CASE NAME WEIGHT DEVICE_WEIGHT [GAP]: oci_files as one check
-# (a TAP TODO naming GAP, if given, when it fails), what it found as
-# diagnostics.
+# oci_check CASE NAME WEIGHT DEVICE_WEIGHT: oci_files as one check, what
+# it found as diagnostics.
 oci_check() {
 	local found desc="$1: container $2's cgroup has its process and blockIO"
 	if found=$(oci_files "$2" "$3" "$4"); then
 		tap_ok "$desc"
-	elif [ -n "${5:-}" ]; then
-		tap_fail "$desc # TODO $5"
 	else
 		tap_fail "$desc"
 	fi
@@ -209,37 +207,26 @@ oci_leftovers() {
 	done
 }
 
-# oci_pair CASE WEIGHT_A DEVICE_WEIGHT_A WEIGHT_B DEVICE_WEIGHT_B [GAP]:
-# six checks on containers a and b run with these configs.  With GAP
-# (why they are known not to start yet), their cgroups' checks are TAP
-# TODOs and, if they did not start, the other four are skipped.
+# oci_pair CASE WEIGHT_A DEVICE_WEIGHT_A WEIGHT_B DEVICE_WEIGHT_B: six
+# checks on containers a and b run with these configs.
 oci_pair() {
-	local name=$1 gap=${6:-} c started=yes
+	local name=$1 c
 	local show_desc="$1: show lists both containers' groups and readers with their weights on the disk and expected shares"
 	local top_desc="$1: top lists both containers' groups and readers with measured shares"
 	local share_desc="$1: shares within $tolerance points and $SHARE_RELATIVE %"
 	local delete_desc="$1: crun delete removes the containers' cgroups"
 	oci_bundle a "$2" "$3" 0
 	oci_bundle b "$4" "$5" 524288
-	oci_start a || started=
-	oci_start b || started=
+	oci_start a
+	oci_start b
 	echo "a $(oci_pid a)" >$out/pids
 	echo "b $(oci_pid b)" >>$out/pids
 	tap_diag "$name:"
 	for c in a b; do
 		[ -s $out/$c.log ] && sed "s/^/#   crun $c: /" $out/$c.log
 	done
-	oci_check "$name" a "$2" "$3" "$gap"
-	oci_check "$name" b "$4" "$5" "$gap"
-	if [ -z "$started" ] && [ -n "$gap" ]; then
-		for c in "$show_desc" "$top_desc" "$share_desc" "$delete_desc"; do
-			tap_skip "$c" "the containers did not start"
-		done
-		oci_delete a
-		oci_delete b
-		oci_leftovers a b
-		return
-	fi
+	oci_check "$name" a "$2" "$3"
+	oci_check "$name" b "$4" "$5"
 	# the readers under way
 	sleep 2
 	blkiotree show --json --busy --device "$devno" --pid "$(pid_list $out/pids)" \
@@ -288,11 +275,7 @@ tap_check "crun refuses blockIO.weight 5 with the kernel's ERANGE, no container 
 oci_leftovers c
 
 oci_pair "blockIO.weight 100 and 900" 100 - 900 -
-# crun 1.8.1 opens blkio.leaf_weight_device beside blkio.weight_device
-# for a weightDevice, and fails the container without it; CFQ's cgroup
-# files here have no leaf weights (DESIGN.md section 3).
-oci_pair "weight 900 and 100, weightDevice 100 and 900" 900 100 100 900 \
-	"issue 14: no blkio.leaf_weight_device, which crun 1.8.1 needs for a weightDevice"
+oci_pair "weight 900 and 100, weightDevice 100 and 900" 900 100 100 900
 rmdir $BLKIO/oci56
 
 # fio alone makes its groups and writes their weights.
