@@ -22,11 +22,7 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 disk=bt52
 # show must finish while every job still runs: on the debug kernel (one
 # emulated CPU shared with the readers, KASAN) it takes seconds.
-if [ "$LAB_FLAVOR" = debug ]; then
-	runtime=${BT52_RUNTIME:-24}
-else
-	runtime=${BT52_RUNTIME:-12}
-fi
+runtime=${BT52_RUNTIME:-$(by_flavor 12 24)}
 tolerance=2
 cfq_nullb $disk size=1024
 dev=$(cat /sys/block/$disk/dev 2>/dev/null)

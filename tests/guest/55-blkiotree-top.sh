@@ -19,11 +19,7 @@ tolerance=2
 # job still runs: on the debug kernel (one emulated CPU shared with the
 # readers, KASAN) loading takes seconds, and beside CI's host lane (its
 # kernel builds) top took more than 30 s (2026-12-05).
-if [ "$LAB_FLAVOR" = debug ]; then
-	runtime=60
-else
-	runtime=16
-fi
+runtime=$(by_flavor 16 60)
 interval=8
 out=/tmp/bt55
 tap_cfq_nullb $disk

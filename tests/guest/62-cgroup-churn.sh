@@ -17,28 +17,12 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 disk=churn
 out=/tmp/churn
 # each round forks some thirty commands: seconds on the debug kernel
-if [ "$LAB_FLAVOR" = debug ]; then
-	rounds=${CHURN_ROUNDS:-30}
-else
-	rounds=${CHURN_ROUNDS:-100}
-fi
-nullb_create $disk size=256 blocksize=4096 memory_backed=1 irqmode=2 \
-	completion_nsec=20000 hw_queue_depth=4
-set_scheduler $disk cfq
+rounds=${CHURN_ROUNDS:-$(by_flavor 100 30)}
+cfq_memory_nullb $disk 256 hw_queue_depth=4
 tap_check "cfq null_blk for the churn" grep -q '\[cfq\]' /sys/block/$disk/queue/scheduler
 dev=$(cat /sys/block/$disk/dev)
 
-mkdir $BLKIO/st-flat $BLKIO/st-h
-echo 1 >$BLKIO/st-h/blkio.use_hierarchy
-mkdir $BLKIO/st-h/leaf
-
-fio_verify_loop $out --filename=/dev/$disk --direct=1 --size=16m --cgroup_nodelete=1 \
-	--verify=crc32c --verify_fatal=1 \
-	--name=flat --cgroup=st-flat --offset=0 --ioengine=libaio --rw=randrw \
-	--bs=4k --iodepth=4 \
-	--name=h --cgroup=st-h --offset=16m --ioengine=psync --rw=randwrite --bs=8k \
-	--name=leaf --cgroup=st-h/leaf --offset=32m --ioengine=psync --rw=write --bs=4k &
-fio_pid=$!
+fio_verify_groups $out $disk st
 
 # the mover's reader: direct reads from the disk's last 64 MiB, over and
 # over, in whichever group the mover put it
@@ -101,8 +85,8 @@ wait $mover
 kill $reader
 wait $reader 2>/dev/null
 tap_diag "$rounds rounds: $created groups made and removed, the reader moved $(cat $out.moves) times"
-tap_check "every chain was made, read from and removed" sh -c "! grep . $out.churn-fails"
-fio_verify_stop $out $fio_pid
+tap_none "every chain was made, read from and removed" $out.churn-fails
+fio_verify_stop $out $FIO_VERIFY_PID
 
 # the removed groups' requests have drained by now
 sleep 1
@@ -115,7 +99,7 @@ tap_check "every group in cfq's tree is a live cgroup" awk -v blkio=$BLKIO '
 	END { exit bad || NR == 0 }' $out.groups
 tap_diag "groups in cfq's tree afterwards: $(tr '\n' ' ' <$out.groups)"
 
-rmdir $BLKIO/st-h/leaf $BLKIO/st-h $BLKIO/st-flat
+fio_verify_groups_remove st
 nullb_remove $disk
 tap_check "the steady groups and the disk are gone" \
 	sh -c "[ ! -d $BLKIO/st-flat ] && [ ! -d $BLKIO/st-h ] && [ ! -e /dev/$disk ]"

@@ -54,8 +54,8 @@ while [ $i -lt "$cycles" ]; do
 	cycle | sed "s/^/cycle $i: /" >>$out.fails
 done
 tap_diag "$cycles cycles of load, use, unload"
-tap_check "every cycle loaded cfq, read back what it wrote through it, unloaded it" \
-	sh -c "! grep . $out.fails"
+tap_none "every cycle loaded cfq, read back what it wrote through it, unloaded it" \
+	$out.fails
 tap_is "cfq unloaded after the cycles" "$(module_state)" absent
 
 # in use: the refusal changes nothing

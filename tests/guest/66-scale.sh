@@ -31,11 +31,7 @@ cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
 
 disk=scale
 out=/tmp/scale
-if [ "$LAB_FLAVOR" = debug ]; then
-	groups=${SCALE_GROUPS:-64}
-else
-	groups=${SCALE_GROUPS:-1000}
-fi
+groups=${SCALE_GROUPS:-$(by_flavor 1000 64)}
 seconds=${SCALE_SECONDS:-5}
 depth=8
 least=0.25

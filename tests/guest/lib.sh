@@ -45,6 +45,23 @@ tap_check() {
 	fi
 }
 
+# by_flavor NORMAL DEBUG: DEBUG on the debug kernel, NORMAL on the others:
+# a size or a time for a test whose work costs the debug kernel (KASAN,
+# lockdep, one emulated CPU) many times more.
+by_flavor() {
+	if [ "$LAB_FLAVOR" = debug ]; then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+
+# tap_none DESC FILE: ok when FILE, a list of what went wrong (one thing
+# a line), is empty; its lines become diagnostics when it is not.
+tap_none() {
+	tap_check "$1" sh -c '! grep . "$1"' - "$2"
+}
+
 # tap_check_timing DESC CMD...: tap_check for a share or a figure that
 # models CPU time against a 100 us device.  On the debug kernel (KASAN
 # and lockdep on one emulated CPU) a request costs far more CPU than the
@@ -229,6 +246,18 @@ cfq_nullb() {
 	nullb_create "$name" size=4096 blocksize=4096 irqmode=2 \
 		completion_nsec=100000 hw_queue_depth=1 rotational=1 "$@" || return 1
 	set_scheduler "$name" cfq 2>/dev/null
+}
+
+# cfq_memory_nullb NAME SIZE_MB [ATTR=VALUE]...: a memory-backed null_blk
+# of SIZE_MB (data written can be read back and verified), 20 us a
+# request, scheduled by cfq; ATTRs are added or override.
+cfq_memory_nullb() {
+	local name=$1 size=$2
+	shift 2
+	modprobe cfq 2>/dev/null
+	nullb_create "$name" size="$size" blocksize=4096 memory_backed=1 irqmode=2 \
+		completion_nsec=20000 "$@" || return 1
+	set_scheduler "$name" cfq
 }
 
 # tap_cfq_nullb DISK [ATTR=VALUE]...: cfq_nullb, reported as one check.
@@ -909,13 +938,40 @@ fio_verify_loop() {
 	echo $n >"$out.runs"
 }
 
+# fio_verify_groups OUT DISK PREFIX: make the groups PREFIX-flat,
+# PREFIX-h (use_hierarchy 1) and its child PREFIX-h/leaf, and start
+# fio_verify_loop OUT in the background writing and verifying crc32c on
+# /dev/DISK from the three (libaio random read-write at depth 4, psync
+# random 8 KiB writes, psync sequential writes; 16 MiB each, from offset
+# 0); FIO_VERIFY_PID gets its pid, for fio_verify_stop.  Remove the
+# groups with fio_verify_groups_remove PREFIX.
+fio_verify_groups() {
+	local out=$1 disk=$2 prefix=$3
+	mkdir "$BLKIO/$prefix-flat" "$BLKIO/$prefix-h"
+	echo 1 >"$BLKIO/$prefix-h/blkio.use_hierarchy"
+	mkdir "$BLKIO/$prefix-h/leaf"
+	fio_verify_loop "$out" --filename="/dev/$disk" --direct=1 --size=16m \
+		--cgroup_nodelete=1 --verify=crc32c --verify_fatal=1 \
+		--name=flat --cgroup="$prefix-flat" --offset=0 --ioengine=libaio \
+		--rw=randrw --bs=4k --iodepth=4 \
+		--name=h --cgroup="$prefix-h" --offset=16m --ioengine=psync \
+		--rw=randwrite --bs=8k \
+		--name=leaf --cgroup="$prefix-h/leaf" --offset=32m --ioengine=psync \
+		--rw=write --bs=4k &
+	FIO_VERIFY_PID=$!
+}
+
+fio_verify_groups_remove() {
+	rmdir "$BLKIO/$1-h/leaf" "$BLKIO/$1-h" "$BLKIO/$1-flat"
+}
+
 # fio_verify_stop OUT PID: stop the loop PID started as fio_verify_loop
 # OUT and report, as one check, that every run verified.
 fio_verify_stop() {
 	touch "$1.stop"
 	wait "$2"
 	tap_diag "fio runs: $(cat "$1.runs" 2>/dev/null)"
-	tap_check "fio verified every run without error" sh -c "! grep . '$1.fails'"
+	tap_none "fio verified every run without error" "$1.fails"
 }
 
 # ---- the kernel's blk tracer (ftrace) ----------------------------------

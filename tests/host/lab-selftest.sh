@@ -29,7 +29,7 @@ result() {
 
 # A broken patch appended to the real series.
 mkdir "$tmp/series"
-cp "$top"/kernel-patches/* "$tmp/series/"
+cp "$top"/kernel-patches/series "$top"/kernel-patches/*.patch "$tmp/series/"
 cat >"$tmp/series/9999-selftest-broken.patch" <<'PATCH'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: Lab Selftest <lab@localhost>
