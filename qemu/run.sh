@@ -9,6 +9,10 @@
 #     --tests-dir DIR  folder of guest tests; default tests/guest
 #     --destdir DIR    `make install DESTDIR=` tree to put in the guest
 #     --out DIR        where logs land; default $LAB_OUT/FLAVOR
+#     --append PARAMS  more kernel parameters (a test's "# lab-boot:"
+#                      line); default $LAB_APPEND
+#     --label NAME     the results' label in the summary; default FLAVOR,
+#                      or FLAVOR-CLOCK on another clock than the flavor's
 #
 # In test mode it writes OUT/expected-tests (the tests the guest is
 # given), OUT/console.log (everything the guest printed), OUT/results.log
@@ -23,6 +27,7 @@ top=$(dirname "$here")
 . "$here/lab.conf"
 
 flavor=normal mode=test tests= tests_dir=$top/tests/guest destdir= out=
+append=${LAB_APPEND:-} label=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--flavor) flavor=$2; shift 2 ;;
@@ -31,6 +36,8 @@ while [ $# -gt 0 ]; do
 	--tests-dir) tests_dir=$2; shift 2 ;;
 	--destdir) destdir=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--label) label=$2; shift 2 ;;
 	*) lab_die "run.sh: unknown option $1" ;;
 	esac
 done
@@ -108,8 +115,10 @@ default_clock=host
 [ "$flavor" != normal ] || [ "$mode" != test ] || default_clock=icount
 clock=${LAB_CLOCK:-$default_clock}
 # results on another clock than the flavor's own are told apart
-label=$flavor
-[ "$clock" = "$default_clock" ] || label=$flavor-$clock
+if [ -z "$label" ]; then
+	label=$flavor
+	[ "$clock" = "$default_clock" ] || label=$flavor-$clock
+fi
 case "$clock" in
 icount) clock_opts=(-smp 1 -icount shift=2,sleep=off) ;;
 host) clock_opts=(-smp "${LAB_GUEST_CPUS:-2}") ;;
@@ -135,7 +144,7 @@ cmdline="$cmdline tsc=reliable"
 # lists one CPU.  Lockdep and KASAN check just as well on one CPU.
 [ "$flavor" != debug ] || cmdline="$cmdline acpi=off"
 [ -z "$tests" ] || cmdline="$cmdline lab.tests=$tests"
-cmdline="$cmdline$guest_knobs"
+cmdline="$cmdline$guest_knobs${append:+ $append}"
 
 case "$mode" in
 shell | demo)
