@@ -20,13 +20,12 @@
 # way round and a weightDevice for the disk that overrides them (docker
 # --blkio-weight-device; crun also writes "MAJ:MIN 0", no leaf weight, to
 # blkio.leaf_weight_device, which the kernel accepts for that).  A
-# container's bytes are
-# what its reader's read() calls returned over one window while both
-# read (rchar, /proc/PID/io: the kernel's task accounting, not CFQ's);
-# share = its bytes / both's, judged once.  blkiotree show must list both
-# groups with their weight for the disk and expected share, and
-# blkiotree top, whose one interval is the window, their measured
-# shares.  Then fio's cgroup_weight= makes two groups at 100 and 900 on
+# container's bytes are what its reader's read() calls returned over one
+# window while both read (rchar, /proc/PID/io: the kernel's task
+# accounting, not CFQ's); share = its bytes / both's, judged once.
+# blkiotree show must list both groups with their weight for the disk
+# and expected share, and blkiotree top, whose one interval is the
+# window, their measured shares.  Then fio's cgroup_weight= makes two groups at 100 and 900 on
 # its own, measured the same way from fio's bytes (hier_fio).
 . "$LAB_GUEST_LIB"
 tap_plan 16

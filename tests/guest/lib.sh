@@ -248,16 +248,15 @@ cfq_nullb() {
 	set_scheduler "$name" cfq 2>/dev/null
 }
 
-# cfq_memory_nullb NAME SIZE_MB [ATTR=VALUE]...: a memory-backed null_blk
-# of SIZE_MB (data written can be read back and verified), 20 us a
-# request, scheduled by cfq; ATTRs are added or override.
+# cfq_memory_nullb NAME SIZE_MB [ATTR=VALUE]...: cfq_nullb's disk, but
+# memory-backed (data written can be read back and verified), SIZE_MB
+# large, 20 us a request and non-rotational, as null_blk comes; ATTRs are
+# added or override.
 cfq_memory_nullb() {
 	local name=$1 size=$2
 	shift 2
-	modprobe cfq 2>/dev/null
-	nullb_create "$name" size="$size" blocksize=4096 memory_backed=1 irqmode=2 \
-		completion_nsec=20000 "$@" || return 1
-	set_scheduler "$name" cfq
+	cfq_nullb "$name" size="$size" memory_backed=1 completion_nsec=20000 \
+		rotational=0 "$@"
 }
 
 # tap_cfq_nullb DISK [ATTR=VALUE]...: cfq_nullb, reported as one check.
