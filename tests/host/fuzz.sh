@@ -53,6 +53,11 @@ for t in "${targets[@]}"; do
 	echo "not ok $n - fuzz-$t: exit status $status after ${runs:-?} runs"
 	grep -E 'ERROR|SUMMARY|runtime error|does not hold|Test unit written' \
 		"$work/$t.log" | head -n 12 | sed 's/^/#   /'
+	# the input goes with the work folder: print it, so that a CI log
+	# alone can replay it (base64 -d >IN; tests/fuzz/fuzz-TARGET IN)
+	for f in "$work/crash-$t/"*; do
+		[ -f "$f" ] && echo "#   input $(basename "$f"), base64: $(head -c 4096 "$f" | base64 -w0)"
+	done
 	if [ -n "${FUZZ_KEEP:-}" ]; then
 		mkdir -p "$FUZZ_KEEP"
 		cp "$work/crash-$t/"* "$FUZZ_KEEP/" 2>/dev/null &&
