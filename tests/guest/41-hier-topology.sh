@@ -44,7 +44,7 @@ SPEC
 	hier_start_tasks $spec /dev/$disk /tmp/h41.pids
 	sleep 2
 	hier_model $spec tree | sort >/tmp/h41.want
-	cfq_tree_sample $disk /tmp/h41.pids 15 /tmp/h41.got
+	cfq_tree_sample $disk /tmp/h41.pids /tmp/h41.want 25 /tmp/h41.got
 	if tree_compare /tmp/h41.want /tmp/h41.got; then
 		tap_ok "$name: the tree is the seed document's"
 	else

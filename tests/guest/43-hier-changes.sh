@@ -69,7 +69,7 @@ times_mark() {
 # lib.sh's cfq_tree_sample) is the one $spec describes.
 tree_check() {
 	hier_model $spec tree | sort >/tmp/h43.want
-	cfq_tree_sample $disk $pids 5 /tmp/h43.got
+	cfq_tree_sample $disk $pids /tmp/h43.want 25 /tmp/h43.got
 	if tree_compare /tmp/h43.want /tmp/h43.got; then
 		tap_ok "$1"
 	else

@@ -880,19 +880,31 @@ cfq_tree_keys() {
 	}' "$2" "$(cfq_tree_file "$1")"
 }
 
-# cfq_tree_sample DISK PIDS N OUT: the union of N readings of the tree,
-# 0.2 s apart (a queue leaves the tree while its task thinks between
-# requests), sorted, into OUT; one raw reading is kept in OUT.raw.
+# tree_lacks WANT GOT: succeed when a line of WANT is not in GOT.
+tree_lacks() {
+	awk -v got="$2" 'FILENAME == got { g[$0] = 1; next }
+		!($0 in g) { lacks = 1 }
+		END { exit !lacks }' "$2" "$1"
+}
+
+# cfq_tree_sample DISK PIDS WANT N OUT: the union of readings of the
+# tree, 0.2 s apart, sorted, into OUT; one raw reading is kept in
+# OUT.raw.  A busy queue leaves the tree while its task thinks between
+# requests, and on a loaded host a task may not run for a second, so
+# after five readings they go on until every key of the sorted list WANT
+# has been seen, or N readings.  What was seen and is not wanted stays in
+# OUT.
 cfq_tree_sample() {
 	local i
-	: >"$4.all"
-	cat "$(cfq_tree_file "$1")" >"$4.raw" 2>&1
-	for i in $(seq 1 "$3"); do
-		cfq_tree_keys "$1" "$2" >>"$4.all" 2>&1
+	: >"$5.all"
+	cat "$(cfq_tree_file "$1")" >"$5.raw" 2>&1
+	for i in $(seq 1 "$4"); do
+		cfq_tree_keys "$1" "$2" >>"$5.all" 2>&1
+		sort -u "$5.all" >"$5"
+		[ "$i" -ge 5 ] && ! tree_lacks "$3" "$5" && break
 		sleep 0.2
 	done
-	sort -u "$4.all" >"$4"
-	rm -f "$4.all"
+	rm -f "$5.all"
 }
 
 # tree_compare WANT GOT: succeed when the two sorted key lists are the
