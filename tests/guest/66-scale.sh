@@ -19,8 +19,9 @@
 # (100 ms) and cfq idles for it while the CPU starts the other readers;
 # it is charged those 100 ms, and its group then waits until every other
 # group has been charged as much (s11: 2 charges, one of 100.1 ms, 0.54
-# of the median's bytes).  Reported:
-# the least, median and most served group of each depth, the kernel's
+# of the median's bytes).  Reported: when each group's first read
+# completed (the median and the slowest group, from the release); the
+# least, median and most served group of each depth, the kernel's
 # slab memory per group (cgroup, blkg and cfq_group) and cfq's per-queue
 # object size.
 . "$LAB_GUEST_LIB"
@@ -38,6 +39,13 @@ least=0.25
 cfq_nullb $disk
 tap_check "cfq null_blk disk $disk" grep -q '\[cfq\]' /sys/block/$disk/queue/scheduler
 devno=$(cat /sys/block/$disk/dev)
+trace=
+if [ -d $TRACING/events/block/block_rq_complete ]; then
+	trace=1
+	trace_kb=$(sed 's/.*expanded: \([0-9]*\).*/\1/' $TRACING/buffer_size_kb)
+	echo 16384 >$TRACING/buffer_size_kb
+	echo 0 >$TRACING/options/overwrite
+fi
 
 # slab: the kernel's slab memory now, in KiB
 slab() {
@@ -67,7 +75,15 @@ make_groups() {
 
 # run_readers GROUPS: one stopped reader per group, all released, and
 # stopped after SCALE_SECONDS; OUT.bytes gets "GROUP DEPTH BYTES" per
-# group, the bytes the kernel counts as read in it meanwhile
+# group, the bytes the kernel counts as read in it meanwhile, and, when
+# the kernel has ftrace, OUT.first "GROUP DEPTH SECONDS": when the first
+# read of its reader (the Nth reads from block N x 1024) completed, from
+# the release ("-" if none did), by the block_rq_complete events of the
+# run.  The events stay in the kernel's ring buffer until the run is
+# over: nothing may take the guest's one CPU while the readers run (a
+# poller of the groups' counters, and cfq's notes in the blk tracer,
+# moved the figures).  The buffer keeps the earliest events (overwrite
+# off), those the first reads are among.
 run_readers() {
 	local path d n=0 pids= pid stopped stats
 	while read -r path d; do
@@ -86,11 +102,13 @@ run_readers() {
 		[ "$stopped" -lt $n ] || break
 		sleep 1
 	done
+	[ -z "$trace" ] || complete_trace_on
 	# shellcheck disable=SC2086
 	kill -CONT $pids
 	sleep "$seconds"
 	# shellcheck disable=SC2086
 	kill $pids
+	[ -z "$trace" ] || complete_trace_off "$1" >$out.first
 	for pid in $pids; do
 		wait $pid 2>/dev/null
 	done
@@ -107,6 +125,55 @@ run_readers() {
 		close($1)
 		print $2, $3, bytes
 	}' >$out.bytes
+}
+
+# complete_trace_on: an empty trace of block_rq_complete events, begun
+# with a "release" mark
+complete_trace_on() {
+	echo 0 >$TRACING/tracing_on
+	: >$TRACING/trace
+	echo 1 >$TRACING/events/block/block_rq_complete/enable
+	echo 1 >$TRACING/tracing_on
+	echo release >$TRACING/trace_marker
+}
+
+# complete_trace_off GROUPS: the trace ended, and for each of GROUPS
+# "GROUP DEPTH SECONDS" (run_readers' OUT.first)
+complete_trace_off() {
+	echo 0 >$TRACING/tracing_on
+	echo 0 >$TRACING/events/block/block_rq_complete/enable
+	awk -v n=0 -v groups="$1" -v dev="$(echo $devno | tr : ,)" '
+		FILENAME == groups { name[n] = $1; depth[n++] = $2; next }
+		{
+			for (i = 1; i < NF && $i !~ /^[0-9]+\.[0-9]+:$/; i++)
+				;
+			t = substr($i, 1, length($i) - 1)
+		}
+		$(i + 1) == "tracing_mark_write:" && $(i + 2) == "release" { release = t }
+		$(i + 1) == "block_rq_complete:" && $(i + 2) == dev {
+			r = int($(i + 5) / 8192)	# 1024 blocks of 8 sectors a reader
+			if (release != "" && !(r in first))
+				first[r] = t - release
+		}
+		END {
+			for (r = 0; r < n; r++)
+				print name[r], depth[r], (r in first) ? first[r] : "-"
+		}' "$1" $TRACING/trace
+	: >$TRACING/trace
+}
+
+# first_figures FIRST: the median and the slowest of the groups' first
+# completed reads (run_readers' OUT.first), and how many had none
+first_figures() {
+	sort -k3,3n "$1" | awk '
+		$3 == "-" { none++; next }
+		{ t[++n] = $3; name[n] = $1 }
+		END {
+			if (n)
+				printf "first read completed: median %.3f s, slowest %.3f s (%s), after the release",
+					t[int((n + 1) / 2)], t[n], name[n]
+			print none ? "; " none " groups had none" : ""
+		}'
 }
 
 # below_share BYTES N: the groups of BYTES ("GROUP DEPTH BYTES" lines) that
@@ -144,6 +211,7 @@ for layout in flat chains; do
 	slab_after=$(slab)
 	made=$(wc -l <$out.groups)
 	tap_diag "$layout, $made groups, slab memory per group: $(((slab_after - slab_before) * 1024 / made)) bytes"
+	[ -z "$trace" ] || tap_diag "$layout: $(first_figures $out.first)"
 	tap_check "$layout: each of $made groups was served" \
 		awk -v want="$made" '$3 == 0 { print $1 " got nothing"; bad = 1 }
 			END { if (NR != want) print NR " groups counted"; exit bad || NR != want }' $out.bytes
@@ -157,6 +225,10 @@ for layout in flat chains; do
 	fi
 	sort -r $out.groups | while read -r path d; do rmdir $BLKIO/$path; done
 done
+if [ -n "$trace" ]; then
+	echo 1 >$TRACING/options/overwrite
+	echo "$trace_kb" >$TRACING/buffer_size_kb
+fi
 [ ! -r /proc/slabinfo ] ||
 	tap_diag "cfq's queue: $(awk '$1 == "cfq_queue" { print $4 " bytes an object" }' /proc/slabinfo)"
 
