@@ -147,6 +147,10 @@ const struct bt_blockdev *bt_blockdev_find(const struct bt_blockdev *devs,
 char *bt_blockdev_weight_problem(const struct bt_blockdev *dev,
 				 bool cfq_policy)
 {
+	/* bfq has weights of its own, in files that runtimes also write */
+	if (!strcmp(dev->scheduler, "bfq"))
+		return xstrdup("active scheduler is bfq, not cfq "
+			       "(bfq reads blkio.bfq.weight)");
 	if (strcmp(dev->scheduler, "cfq"))
 		return xasprintf("active scheduler is %s, not cfq",
 				 dev->scheduler);

@@ -54,7 +54,7 @@ static void test_table(const struct bt_show *show)
 	       " `-tsk1 task 200 484 32.61% be/4 (nice)\n"
 	       "\n"
 	       "DEVICE MAJ:MIN SCHEDULER WEIGHTS\n"
-	       "nullb0 252:0 bfq no effect: active scheduler is bfq, not cfq\n"
+	       "nullb0 252:0 bfq no effect: active scheduler is bfq, not cfq (bfq reads blkio.bfq.weight)\n"
 	       "sda 8:0 cfq effective\n",
 	       "seed tree 2 as a table");
 	free(text);
