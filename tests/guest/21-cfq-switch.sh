@@ -8,8 +8,7 @@
 . "$LAB_GUEST_LIB"
 tap_plan 5
 
-cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
-[ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
+tap_skip_unless_hier_cfq
 [ -w $TRACING/current_tracer ] || tap_skip_rest "no ftrace in the kernel"
 
 disk=cfqsw

@@ -10,8 +10,7 @@
 . "$LAB_GUEST_LIB"
 tap_plan 7
 
-cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
-[ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
+tap_skip_unless_hier_cfq
 
 disk=bt55
 tolerance=2

@@ -11,8 +11,7 @@
 . "$LAB_GUEST_LIB"
 tap_plan 7
 
-cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
-[ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
+tap_skip_unless_hier_cfq
 
 out=/tmp/teardown
 # each takes fio's start (10 s on the debug kernel) and a wait for the

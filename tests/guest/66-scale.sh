@@ -27,8 +27,7 @@
 . "$LAB_GUEST_LIB"
 tap_plan 6
 
-cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
-[ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
+tap_skip_unless_hier_cfq
 
 disk=scale
 out=/tmp/scale

@@ -8,8 +8,7 @@
 . "$LAB_GUEST_LIB"
 tap_plan 17
 
-cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
-[ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
+tap_skip_unless_hier_cfq
 
 user=labuser
 uid=1000

@@ -187,6 +187,13 @@ tap_skip_rest() {
 	exit 0
 }
 
+# tap_skip_unless_hier_cfq: skip the rest of the test unless the kernel
+# offers cfq with hierarchical groups (blkio.use_hierarchy)
+tap_skip_unless_hier_cfq() {
+	cfq_available || tap_skip_rest "the kernel offers no cfq scheduler"
+	[ -f "$BLKIO/blkio.use_hierarchy" ] || tap_skip_rest "no blkio.use_hierarchy"
+}
+
 # ---- writes the kernel may refuse ---------------------------------------
 
 # cg_write FILE VALUE: write VALUE and a newline to FILE in one write(2);
