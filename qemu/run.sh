@@ -47,7 +47,7 @@ out=${out:-$LAB_OUT/$flavor}
 # numbers) reach the guest's environment through the kernel command line
 # as lab.NAME=VALUE, which qemu/guest-init exports.
 guest_knobs=
-for knob in BENCH_ROUNDS BENCH_RUNTIME HOSTILE_WRITES HOSTILE_SEED CHURN_ROUNDS \
+for knob in BENCH_ROUNDS BENCH_RUNTIME BENCH_SHORT HOSTILE_WRITES HOSTILE_SEED CHURN_ROUNDS \
 	TEARDOWNS MODULE_CYCLES FAULT_ROUNDS SCALE_GROUPS SCALE_SECONDS; do
 	value=${!knob:-}
 	[ -n "$value" ] || continue

@@ -340,13 +340,16 @@ function cgparent(p,  q) {
 	sub(/\/[^\/]*$/, "", q)
 	return q == "" ? "/" : q
 }
+# cfq maps ioprio 0-7 to 1000-100; bfq (sched=bfq) to 80-10
 function prio_weight(prio,  pw) {
 	if (prio == "-")
-		return 484
+		prio = "be/4"
 	if (prio == "idle")
-		return 100
+		prio = "be/7"
 	if (prio !~ /^(be|rt)\/[0-7]$/)
 		die("bad prio " prio)
+	if (sched == "bfq")
+		return (8 - substr(prio, 4)) * 10
 	split("1000 868 740 612 484 356 228 100", pw, " ")
 	return pw[substr(prio, 4) + 1] + 0
 }
@@ -418,7 +421,8 @@ END {
 				die("group " substr(e, 3) " before its parent")
 			if (HIER[p] == 1 && HIER[substr(e, 3)] != 1)
 				die("group " substr(e, 3) " must inherit use_hierarchy 1")
-			PARENT[e] = HIER[p] == 1 ? "g:" p : "pivot"
+			# bfq nests every group in its parent
+			PARENT[e] = HIER[p] == 1 || sched == "bfq" ? "g:" p : "pivot"
 		}
 	}
 	for (i = 1; i <= n; i++) {
@@ -465,12 +469,15 @@ END {
 
 # hier_model SPEC shares|times|tree [MEASURED_FILE]: run the model
 # (above); MEASURED_FILE holds the tasks' bytes (shares) or the groups'
-# disk times (times).
+# disk times (times).  With HIER_MODEL_SCHED=bfq, the shares bfq is
+# asked for: every group nested, and bfq's own weights of the ioprios.
 hier_model() {
 	if [ -n "${3:-}" ]; then
-		awk -v mode="$2" -v measured_file="$3" "$HIER_MODEL_AWK" "$3" "$1"
+		awk -v mode="$2" -v measured_file="$3" -v sched="${HIER_MODEL_SCHED:-cfq}" \
+			"$HIER_MODEL_AWK" "$3" "$1"
 	else
-		awk -v mode="$2" -v measured_file= "$HIER_MODEL_AWK" "$1"
+		awk -v mode="$2" -v measured_file= -v sched="${HIER_MODEL_SCHED:-cfq}" \
+			"$HIER_MODEL_AWK" "$1"
 	fi
 }
 
@@ -679,12 +686,13 @@ hier_share_case() {
 	hier_remove "$spec"
 }
 
-# hier_start_tasks SPEC DEV PIDS: start one busy reader per task of the
-# spec (busybox dd, direct 4 KiB reads, each from its own 256 MiB region
-# of DEV), already in its cgroup and at its ioprio when its first I/O is
-# issued; PIDS gets "NAME PID" lines.  Stop them with hier_stop_tasks.
+# hier_start_tasks SPEC DEV PIDS [BLOCKS]: start one busy reader per task
+# of the spec (busybox dd, direct 4 KiB reads, each from its own region
+# of DEV, BLOCKS 4 KiB blocks long, 65536 (256 MiB) unless given),
+# already in its cgroup and at its ioprio when its first I/O is issued;
+# PIDS gets "NAME PID" lines.  Stop them with hier_stop_tasks.
 hier_start_tasks() {
-	local kind name path prio i=0 cls
+	local kind name path prio i=0 cls blocks=${4:-65536}
 	: >"$3"
 	hier_spec_lines "$1" task >"$3.spec"
 	while read -r kind name path prio; do
@@ -696,7 +704,7 @@ hier_start_tasks() {
 		# shellcheck disable=SC2016
 		sh -c 'echo $$ >"$1/tasks" && shift && exec "$@"' sh "$BLKIO${path%/}" \
 			$cls dd if="$2" of=/dev/null bs=4k iflag=direct \
-			skip=$((i * 65536)) count=65536 2>/dev/null &
+			skip=$((i * blocks)) count="$blocks" 2>/dev/null &
 		echo "$name $!" >>"$3"
 		i=$((i + 1))
 	done <"$3.spec"

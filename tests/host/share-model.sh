@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/guest/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 8
+tap_plan 9
 
 # expect_shares DESC SPEC WANT: the model's "KIND NAME EXPECTED" lines.
 expect_shares() {
@@ -42,6 +42,21 @@ expect_shares "flat: Root 40 %, Grp1, Grp2 and Grp3 20 % each" "$tmp/flat" \
 seed 1 1 >"$tmp/root"
 expect_shares "Root hierarchical: 500 : 500 : 484, then 500 : 484 in Grp1" "$tmp/root" \
 	"group / 100.00; group /Grp1 33.69; group /Grp2 33.69; group /Grp1/Grp3 17.12; task tsk1 32.61; task tsk2 16.57; task tsk3 33.69; task tsk4 17.12; "
+
+# bfq's shares (HIER_MODEL_SCHED=bfq, for the benchmarks): every group
+# nested whatever use_hierarchy says, and ioprio 0-7 weighs 80-10.  At
+# the root the be/0 reader (80) and /a (40) split 2 : 1; in /a the be/7
+# reader (10) and /a/b (40) split its third 1 : 4.
+cat >"$tmp/bfq" <<'SPEC'
+group / 1000 0
+group /a 40 0
+group /a/b 40 0
+task r / be/0
+task x /a be/7
+task y /a/b -
+SPEC
+HIER_MODEL_SCHED=bfq expect_shares "bfq: groups nested, ioprios weigh 80 to 10" "$tmp/bfq" \
+	"group / 100.00; group /a 33.33; group /a/b 26.67; task r 66.67; task x 6.67; task y 26.67; "
 
 # Classes within a group, as CFQ serves them: in /r an RT reader takes
 # the group's half, the BE reader beside it nothing; in /h (hierarchical)

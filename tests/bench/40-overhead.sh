@@ -1,0 +1,123 @@
+# Benchmark, not pass/fail: what each scheduler costs (issue 12's matrix,
+# item 2).  A zero-latency non-rotational null_blk (completion in the
+# submitting context, depth 64), so the guest's CPU is all there is to
+# measure; fio reads at random (io_uring, 4 KiB, direct) from the first
+# group while every other busy group has a reader of its own (busybox
+# dd, one request at a time).  Schedulers: none, mq-deadline, bfq, and
+# cfq with the groups flat and nested (the root's use_hierarchy 0 or 1),
+# at the tunables the kernel gives them.
+#
+# - fio's shapes, one busy group: 1 and 2 jobs at depth 1 and 16;
+# - busy groups, fio at 2 jobs of depth 16: 10, 100 and 1000 groups, each
+#   a chain of depth 1 or 4 (BENCH_SHORT=1: 10 only).
+#
+# A run's figures come from the disk's and the CPUs' own counters over
+# it: IOPS (reads completed, /sys/block/DISK/stat) and the guest CPU's
+# busy time per request (/proc/stat), each as the report shows it, a
+# ratio to none's and to mq-deadline's.  Every case runs BENCH_ROUNDS
+# times (3), rounds outermost.  Rows for tests/bench/report.sh:
+#   row overhead SCHED GROUPS DEPTH JOBS IODEPTH ROUND IOPS CPU_US_PER_REQUEST
+#
+# Run: ./lab bench 40-overhead (BENCH_RUNTIME seconds a run, default 5).
+. "$LAB_GUEST_LIB"
+tap_plan 2
+
+tap_skip_unless_hier_cfq
+
+disk=ov
+out=/tmp/ov
+spec=$out.spec
+size_mb=8192
+runtime=${BENCH_RUNTIME:-5}
+rounds=${BENCH_ROUNDS:-3}
+scales="10 100 1000"
+[ "${BENCH_SHORT:-0}" = 0 ] || scales=10
+cfq_nullb $disk size=$size_mb irqmode=0 completion_nsec=0 hw_queue_depth=64 rotational=0
+tap_check "zero-latency null_blk $disk" test -b /dev/$disk
+
+# make_spec GROUPS DEPTH HIER: GROUPS chains /oI/l2/.../lDEPTH of weight
+# 500, a task at the end of each (o1's is fio's); the root's
+# use_hierarchy is HIER
+make_spec() {
+	awk -v n="$1" -v depth="$2" -v hier="$3" 'BEGIN {
+		print "group / 1000 " hier
+		for (i = 1; i <= n; i++) {
+			p = "/o" i
+			print "group " p " 500 " hier
+			for (d = 2; d <= depth; d++) {
+				p = p "/l" d
+				print "group " p " 500 " hier
+			}
+			print "task r" i " " p " -"
+		}
+	}'
+}
+
+# counters: "SECONDS READS BUSY_TICKS" now: the guest's uptime, the
+# disk's completed reads and the CPUs' busy time in USER_HZ ticks
+counters() {
+	awk -v disk="/sys/block/$disk/stat" 'FILENAME == "/proc/uptime" { t = $1; next }
+		FILENAME == disk { r = $1; next }
+		$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8 + $9 }
+		END { print t, r, b }' /proc/uptime "/sys/block/$disk/stat" /proc/stat
+}
+
+# run_case SCHED GROUPS DEPTH JOBS IODEPTH ROUND: one run, its row printed
+run_case() {
+	local sched=$1 groups=$2 depth=$3 jobs=$4 iodepth=$5 round=$6 hier=0
+	local kernel_sched=$1 before after fio_group
+	case $sched in
+	cfq-flat) kernel_sched=cfq ;;
+	cfq-hier) kernel_sched=cfq hier=1 ;;
+	esac
+	make_spec "$groups" "$depth" $hier >$spec
+	set_scheduler $disk "$kernel_sched" || { echo "no scheduler $kernel_sched" >>$out.failed; return; }
+	if ! hier_apply $spec 2>$out.apply; then
+		echo "$sched $groups x $depth: $(cat $out.apply)" >>$out.failed
+		hier_remove $spec
+		return
+	fi
+	fio_group=$(hier_spec_lines $spec task | awk 'NR == 1 { print substr($3, 2) }')
+	hier_spec_lines $spec task | sed 1d >$spec.readers
+	hier_start_tasks $spec.readers /dev/$disk $out.pids $((size_mb * 256 / groups))
+	before=$(counters)
+	if fio --output-format=terse --minimal --filename=/dev/$disk --direct=1 \
+		--ioengine=io_uring --iodepth="$iodepth" --numjobs="$jobs" \
+		--rw=randread --bs=4k --size=$((size_mb / groups))m --time_based \
+		--runtime="$runtime" --cgroup="$fio_group" --cgroup_nodelete=1 \
+		--name=ov >$out.terse 2>$out.err; then
+		after=$(counters)
+		echo "$before $after" | awk -v key="$sched $groups $depth $jobs $iodepth $round" '{
+			reads = $5 - $2
+			if (reads > 0)
+				printf "# row overhead %s %d %.1f\n", key, reads / ($4 - $1),
+					($6 - $3) * 10000 / reads
+		}'
+	else
+		echo "$sched $groups x $depth, $jobs x $iodepth: fio failed: $(head -c 200 $out.err)" >>$out.failed
+	fi
+	hier_stop_tasks $out.pids
+	hier_remove $spec
+	set_scheduler $disk none
+}
+
+rm -f $out.failed
+for round in $(seq 1 "$rounds"); do
+	for sched in none mq-deadline bfq cfq-flat cfq-hier; do
+		for shape in 1:1 1:16 2:1 2:16; do
+			run_case $sched 1 1 "${shape%:*}" "${shape#*:}" "$round"
+		done
+		for groups in $scales; do
+			for depth in 1 4; do
+				run_case $sched "$groups" $depth 2 16 "$round"
+			done
+		done
+	done
+done
+if [ -s $out.failed ]; then
+	tap_fail "every case ran"
+	sed 's/^/#   /' $out.failed
+else
+	tap_ok "every case ran"
+fi
+nullb_remove $disk
