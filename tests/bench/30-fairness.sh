@@ -41,7 +41,7 @@ trees="seed deep4 ladder"
 tap_cfq_nullb $disk
 
 # tree_spec TREE HIER: the tree as a spec, every use_hierarchy HIER
-# ("seed-mixed": the seed's Grp1 and Grp3 hierarchical, the rest flat)
+# (for the seed, HIER "mixed": Grp1 and Grp3 hierarchical, the rest flat)
 tree_spec() {
 	case "$1" in
 	seed)
@@ -148,7 +148,8 @@ run_case() {
 	set_scheduler $disk none
 }
 
-rm -f $out.failed $out.notes
+: >$out.failed
+: >$out.notes
 for round in $(seq 1 "$rounds"); do
 	for tree in $trees; do
 		cases="cfq-flat cfq-hier bfq"
@@ -165,12 +166,7 @@ for round in $(seq 1 "$rounds"); do
 	done
 done
 [ ! -s $out.notes ] || sort -u $out.notes | sed 's/^/#   not run: /'
-if [ -s $out.failed ]; then
-	tap_fail "every case ran"
-	sed 's/^/#   /' $out.failed
-else
-	tap_ok "every case ran"
-fi
+tap_none "every case ran" $out.failed
 set_scheduler $disk cfq
 tap_check "cfq back on $disk" grep -q '\[cfq\]' /sys/block/$disk/queue/scheduler
 nullb_remove $disk

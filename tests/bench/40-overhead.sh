@@ -101,7 +101,7 @@ run_case() {
 	set_scheduler $disk none
 }
 
-rm -f $out.failed
+: >$out.failed
 for round in $(seq 1 "$rounds"); do
 	for sched in none mq-deadline bfq cfq-flat cfq-hier; do
 		for shape in 1:1 1:16 2:1 2:16; do
@@ -114,10 +114,5 @@ for round in $(seq 1 "$rounds"); do
 		done
 	done
 done
-if [ -s $out.failed ]; then
-	tap_fail "every case ran"
-	sed 's/^/#   /' $out.failed
-else
-	tap_ok "every case ran"
-fi
+tap_none "every case ran" $out.failed
 nullb_remove $disk

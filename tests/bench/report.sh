@@ -126,29 +126,27 @@ plot x with lines lc rgb 'gray' notitle, '$tmp/plot-$depth-$case' using 1:2 with
 # overhead rows: SCHED GROUPS DEPTH JOBS IODEPTH ROUND IOPS CPU_US
 sed -n 's/^# row overhead //p' "$results" >"$tmp/overhead"
 
-# overhead_medians: "GROUPS DEPTH JOBS IODEPTH SCHED IOPS CPU_US", the
-# medians over the rounds, one line per case
-overhead_medians() {
-	awk "$AWK_MEDIAN"'
-		{ k = $2 " " $3 " " $4 " " $5 " " $1; iops[k] = iops[k] " " $7; cpu[k] = cpu[k] " " $8 }
-		END {
-			# the schedulers in the order the text reads them
-			split("none mq-deadline bfq cfq-flat cfq-hier", names, " ")
-			for (i in names)
-				order[names[i]] = i
-			for (k in iops) {
-				split(k, f, " ")
-				print order[f[5]] + 0, k, median(iops[k]), median(cpu[k])
-			}
-		}' "$tmp/overhead" | sort -k2,2n -k3,3n -k4,4n -k5,5n -k1,1n | cut -d' ' -f2-
-}
+# the medians over the rounds, one line per case:
+# GROUPS DEPTH JOBS IODEPTH SCHED IOPS CPU_US
+awk "$AWK_MEDIAN"'
+	{ k = $2 " " $3 " " $4 " " $5 " " $1; iops[k] = iops[k] " " $7; cpu[k] = cpu[k] " " $8 }
+	END {
+		# the schedulers in the order the text reads them
+		split("none mq-deadline bfq cfq-flat cfq-hier", names, " ")
+		for (i in names)
+			order[names[i]] = i
+		for (k in iops) {
+			split(k, f, " ")
+			print order[f[5]] + 0, k, median(iops[k]), median(cpu[k])
+		}
+	}' "$tmp/overhead" | sort -k2,2n -k3,3n -k4,4n -k5,5n -k1,1n |
+	cut -d' ' -f2- >"$tmp/overhead-medians"
 
 # overhead_table: IOPS per case and scheduler, with the ratios to none's
 # IOPS and to mq-deadline's CPU time per request
 overhead_table() {
 	echo "| groups | depth | jobs x iodepth | scheduler | IOPS (median, range) | IOPS / none's | CPU per request, us | CPU / mq-deadline's |"
 	echo "|---|---|---|---|---|---|---|---|"
-	overhead_medians >"$tmp/overhead-medians"
 	awk '{ k = $1 " " $2 " " $3 " " $4 }
 		$5 == "none" { none[k] = $6 }
 		$5 == "mq-deadline" { dl[k] = $7 }

@@ -895,20 +895,13 @@ cfq_tree_keys() {
 	}' "$2" "$(cfq_tree_file "$1")"
 }
 
-# tree_lacks WANT GOT: succeed when a line of WANT is not in GOT.
-tree_lacks() {
-	awk -v got="$2" 'FILENAME == got { g[$0] = 1; next }
-		!($0 in g) { lacks = 1 }
-		END { exit !lacks }' "$2" "$1"
-}
-
 # cfq_tree_sample DISK PIDS WANT N OUT: the union of readings of the
 # tree, 0.2 s apart, sorted, into OUT; one raw reading is kept in
 # OUT.raw.  A busy queue leaves the tree while its task thinks between
 # requests, and on a loaded host a task may not run for a second, so
-# after five readings they go on until every key of the sorted list WANT
-# has been seen, or N readings.  What was seen and is not wanted stays in
-# OUT.
+# after five readings they go on until the readings are the sorted list
+# WANT (tree_compare), or N readings.  What was seen and is not wanted
+# stays in OUT.
 cfq_tree_sample() {
 	local i
 	: >"$5.all"
@@ -916,7 +909,7 @@ cfq_tree_sample() {
 	for i in $(seq 1 "$4"); do
 		cfq_tree_keys "$1" "$2" >>"$5.all" 2>&1
 		sort -u "$5.all" >"$5"
-		[ "$i" -ge 5 ] && ! tree_lacks "$3" "$5" && break
+		[ "$i" -ge 5 ] && tree_compare "$3" "$5" >/dev/null && break
 		sleep 0.2
 	done
 	rm -f "$5.all"
