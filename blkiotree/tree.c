@@ -538,7 +538,8 @@ static bool is_busy(const struct bt_entity *entity, bool busy_only)
  * The class an entity is served in, inside the group it sits in: a task's
  * I/O class (none is best effort, as CFQ takes it), and best effort for a
  * child group, which sits on its parent's BE service tree
- * (kernel-patches/0006).  The enum's order is CFQ's order of service.
+ * (the series' "hierarchical group scheduling" patch).  The enum's order
+ * is CFQ's order of service.
  */
 static enum bt_ioclass entity_class(const struct bt_entity *entity)
 {
