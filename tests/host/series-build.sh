@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The series is bisectable: after each patch, the block layer builds with
 # W=1 and no warning in a file the series touches, with CFQ built in and
-# as a module.  TAP, two checks per patch.
+# as a module.  And the whole series builds in the kernel users run:
+# block/ under Debian's own amd64 configuration (linux-config-6.1), with
+# CFQ as a module beside BFQ and iocost, with the same check.  TAP, two
+# checks per patch and one for Debian's configuration.
 #
 # Cheap by design: the patches are applied in a private clone of the
 # lab's kernel tree (the lab's own tree and object folders are left
 # alone), and only block/ is rebuilt, incrementally, in one object
 # folder per variant kept in the cache: the normal kernel's config, and
-# the same with CONFIG_IOSCHED_CFQ=m.  A step that passed is recorded
+# the same with CONFIG_IOSCHED_CFQ=m, and Debian's.  A step that passed is recorded
 # under a hash of everything its build read (this script, the kernel
 # tarball, the compiler, the variant's config, the patches up to it), and
 # a rerun with the same inputs reports that verdict instead of building
@@ -18,18 +21,20 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 src=$LAB_CACHE/series-build/linux
 config=$LAB_CACHE/obj-normal/.config
+debian_config=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
 
 "$top/qemu/kernel.sh" prepare >&2 || exit 1
-mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel-patches/series")
-echo "1..$((2 * ${#patches[@]}))"
-[ "${#patches[@]}" -gt 0 ] || exit 0
-
 bail() {
 	echo "Bail out! $*"
 	exit 1
 }
 
+mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel-patches/series")
+echo "1..$((2 * ${#patches[@]} + 1))"
+[ "${#patches[@]}" -gt 0 ] || bail "the series is empty"
+
 [ -f "$config" ] || bail "no kernel config at $config (build the normal kernel first)"
+[ -f "$debian_config" ] || bail "no Debian kernel config at $debian_config (apt-get install linux-config-6.1)"
 
 git_s() {
 	git -C "$src" -c user.name=lab -c user.email=lab@localhost \
@@ -38,11 +43,16 @@ git_s() {
 
 builtin=$LAB_CACHE/series-build/obj
 module=$LAB_CACHE/series-build/obj-m
+debian=$LAB_CACHE/series-build/obj-debian
 verdicts=$LAB_CACHE/series-build/verdicts
-mkdir -p "$builtin" "$module" "$verdicts"
+mkdir -p "$builtin" "$module" "$debian" "$verdicts"
 cp "$config" "$builtin/.config.want"
 cp "$config" "$module/.config.want"
 "$LAB_KERNEL_SRC/scripts/config" --file "$module/.config.want" --module IOSCHED_CFQ
+xz -dc "$debian_config" >"$debian/.config.want"
+"$LAB_KERNEL_SRC/scripts/config" --file "$debian/.config.want" \
+	--module IOSCHED_CFQ --enable CFQ_GROUP_IOSCHED
+last=$((${#patches[@]} - 1))
 
 # step_key I OBJ: the hash of what building patch I (from 0) in OBJ reads
 step_key() {
@@ -65,6 +75,8 @@ for i in "${!patches[@]}"; do
 		[ -f "$verdicts/${keys[$i,$obj]}" ] || all_known=
 	done
 done
+keys[$last,$debian]=$(step_key "$last" "$debian")
+[ -f "$verdicts/${keys[$last,$debian]}" ] || all_known=
 
 if [ -n "$all_known" ]; then
 	n=0
@@ -73,6 +85,7 @@ if [ -n "$all_known" ]; then
 			echo "ok $((n += 1)) - $(cat "$verdicts/${keys[$i,$obj]}") (recorded)"
 		done
 	done
+	echo "ok $((n += 1)) - $(cat "$verdicts/${keys[$last,$debian]}") (recorded)"
 	exit 0
 fi
 
@@ -118,8 +131,9 @@ check_build() {
 		echo "#   the config lost $line"
 		return
 	fi
-	# warnings located in a file the series touches
-	warnings=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: warning:' "$log" |
+	# warnings located in a file the series touches (the compiler's, with
+	# a column, and kernel-doc's, without)
+	warnings=$(grep -E '^[^ ]+:[0-9]+(:[0-9]+)?: warning:' "$log" |
 		while IFS=: read -r file _; do
 			for t in $touched; do
 				case "$file" in
@@ -144,3 +158,5 @@ for i in "${!patches[@]}"; do
 	check_build $((n += 1)) "$p" "cfq built in" "$builtin" CONFIG_IOSCHED_CFQ=y "${keys[$i,$builtin]}"
 	check_build $((n += 1)) "$p" "cfq as a module" "$module" CONFIG_IOSCHED_CFQ=m "${keys[$i,$module]}"
 done
+check_build $((n += 1)) "${patches[$last]}" "Debian's amd64 config, cfq as a module" \
+	"$debian" CONFIG_IOSCHED_CFQ=m "${keys[$last,$debian]}"
