@@ -9,12 +9,12 @@
 # Cheap by design: the patches are applied in a private clone of the
 # lab's kernel tree (the lab's own tree and object folders are left
 # alone), and only block/ is rebuilt, incrementally, in one object
-# folder per variant kept in the cache: the normal kernel's config, and
-# the same with CONFIG_IOSCHED_CFQ=m, and Debian's.  A step that passed is recorded
-# under a hash of everything its build read (this script, the kernel
-# tarball, the compiler, the variant's config, the patches up to it), and
-# a rerun with the same inputs reports that verdict instead of building
-# again; a failure is never recorded.
+# folder per variant kept in the cache: the normal kernel's config, the
+# same with CONFIG_IOSCHED_CFQ=m, and Debian's.  A step that passed is
+# recorded under a hash of everything its build read (this script, the
+# kernel tarball, the compiler, the variant's config, the patches up to
+# it), and a rerun with the same inputs reports that verdict instead of
+# building again; a failure is never recorded.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/qemu/lab.conf"
