@@ -13,6 +13,9 @@
 #                      line); default $LAB_APPEND
 #     --label NAME     the results' label in the summary; default FLAVOR,
 #                      or FLAVOR-CLOCK on another clock than the flavor's
+#     --scratch NAME   the virtio disk's file, $LAB_CACHE/scratch-NAME.img;
+#                      default FLAVOR (QEMU locks it: a guest that runs
+#                      beside another of its flavor needs a name of its own)
 #
 # In test mode it writes OUT/expected-tests (the tests the guest is
 # given), OUT/console.log (everything the guest printed), OUT/results.log
@@ -27,7 +30,7 @@ top=$(dirname "$here")
 . "$here/lab.conf"
 
 flavor=normal mode=test tests= tests_dir=$top/tests/guest destdir= out=
-append=${LAB_APPEND:-} label=
+append=${LAB_APPEND:-} label= scratch_name=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--flavor) flavor=$2; shift 2 ;;
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--label) label=$2; shift 2 ;;
+	--scratch) scratch_name=$2; shift 2 ;;
 	*) lab_die "run.sh: unknown option $1" ;;
 	esac
 done
@@ -70,7 +74,7 @@ kernel=$("$here/kernel.sh" image "$flavor")
 
 # A sparse scratch file behind the guest's virtio disk (/dev/vda), one
 # per flavor so that the normal and debug guests can run side by side.
-scratch=$LAB_CACHE/scratch-$flavor.img
+scratch=$LAB_CACHE/scratch-${scratch_name:-$flavor}.img
 [ -f "$scratch" ] || truncate -s 1G "$scratch"
 
 # Nested KVM hangs on some hosts: use it only when a short probe boot

@@ -252,6 +252,63 @@ plot '$tmp/plot-latency' using 1:3:xtic(2) with boxes notitle, \
 GNUPLOT
 }
 
+# ---- the summary ---------------------------------------------------------
+
+# fairness_summary: per case and nr_requests, the largest of the
+# medians in the fairness tables (over every tree and mode) and where
+fairness_summary() {
+	echo "| case | nr_requests | worst error, points | where | worst relative error, % | where |"
+	echo "|---|---|---|---|---|---|"
+	awk "$AWK_MEDIAN"'
+		{ k = $2 " " $4 " " $1 " " $3; a[k] = a[k] " " $6; r[k] = r[k] " " $7 }
+		END {
+			for (k in a) {
+				split(k, f, " ")
+				c = f[1] " " f[2]
+				ma = median(a[k]); mr = median(r[k])
+				where = f[3] (f[4] == "-" ? "" : " " f[4])
+				if (!(c in wa) || ma > wa[c]) { wa[c] = ma; wha[c] = where }
+				if (!(c in wr) || mr > wr[c]) { wr[c] = mr; whr[c] = where }
+			}
+			split("cfq-flat cfq-mixed cfq-hier bfq mq-deadline none", names, " ")
+			for (i = 1; i <= 6; i++)
+				for (d = 1; d <= 2; d++) {
+					c = names[i] " " (d == 1 ? "default" : "128")
+					if (c in wa)
+						printf "| %s | %s | %.2f | %s | %.1f | %s |\n", names[i],
+							d == 1 ? "default" : "128", wa[c], wha[c], wr[c], whr[c]
+				}
+		}' "$tmp/worst"
+}
+
+# overhead_ratio NUM DEN GROUPS: NUM's IOPS as a ratio to DEN's (two
+# schedulers of the overhead table), median and range over the cases
+# with one busy group (GROUPS "one") or more ("many")
+overhead_ratio() {
+	awk -v num="$1" -v den="$2" -v groups="$3" '
+		(groups == "one") != ($1 == 1) { next }
+		{ k = $1 " " $2 " " $3 " " $4 }
+		$5 == num { n[k] = $6 }
+		$5 == den { d[k] = $6 }
+		END { for (k in n) if (d[k]) print n[k] / d[k] }' "$tmp/overhead-medians" | median_range
+}
+
+# overhead_summary: cfq's IOPS against mq-deadline's and bfq's
+overhead_summary() {
+	local groups
+	echo "| busy groups | cfq flat / mq-deadline | cfq nested / mq-deadline | cfq flat / bfq | cfq nested / bfq | cfq nested / flat |"
+	echo "|---|---|---|---|---|---|"
+	for groups in one many; do
+		printf '| %s | %s | %s | %s | %s | %s |\n' \
+			"$([ $groups = one ] && echo "1 (fio's four shapes)" || echo "10 to 1000, depth 1 and 4")" \
+			"$(overhead_ratio cfq-flat mq-deadline $groups)" \
+			"$(overhead_ratio cfq-hier mq-deadline $groups)" \
+			"$(overhead_ratio cfq-flat bfq $groups)" \
+			"$(overhead_ratio cfq-hier bfq $groups)" \
+			"$(overhead_ratio cfq-hier cfq-flat $groups)"
+	done
+}
+
 # ---- the report ----------------------------------------------------------
 
 {
@@ -262,6 +319,28 @@ GNUPLOT
 	echo
 	sed 's/^/- /' "$about"
 	echo
+	if [ -s "$tmp/share" ] || [ -s "$tmp/overhead" ]; then
+		echo "## Summary"
+		echo
+		echo "The headline figures of the sections below, each a median of"
+		echo "the rounds."
+	fi
+	if [ -s "$tmp/share" ]; then
+		echo
+		echo "Fairness: the largest of each case's errors in the tables"
+		echo "below, over every tree and mode, and where it was."
+		echo
+		fairness_summary
+	fi
+	if [ -s "$tmp/overhead" ]; then
+		echo
+		echo "Overhead: cfq's IOPS as a ratio to its peers' on the"
+		echo "zero-latency disk, the median over the cases of the overhead"
+		echo "table with the least and the most in brackets."
+		echo
+		overhead_summary
+	fi
+	[ ! -s "$tmp/share" ] && [ ! -s "$tmp/overhead" ] || echo
 	if [ -s "$tmp/share" ]; then
 		echo "## Fairness"
 		echo
