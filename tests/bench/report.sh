@@ -300,7 +300,7 @@ overhead_summary() {
 	echo "|---|---|---|---|---|---|"
 	for groups in one many; do
 		printf '| %s | %s | %s | %s | %s | %s |\n' \
-			"$([ $groups = one ] && echo "1 (fio's four shapes)" || echo "10 to 1000, depth 1 and 4")" \
+			"$([ $groups = one ] && echo "1 (fio's four shapes)" || echo "more than 1 (the busy-group cases)")" \
 			"$(overhead_ratio cfq-flat mq-deadline $groups)" \
 			"$(overhead_ratio cfq-hier mq-deadline $groups)" \
 			"$(overhead_ratio cfq-flat bfq $groups)" \
