@@ -15,7 +15,8 @@
 # it: IOPS (reads completed, /sys/block/DISK/stat) and the guest CPU's
 # busy time per request (/proc/stat), each as the report shows it, a
 # ratio to none's and to mq-deadline's.  Every case runs BENCH_ROUNDS
-# times (3), rounds outermost.  Rows for tests/bench/report.sh:
+# times (3), the schedulers taking turns within each round.  Rows for
+# tests/bench/report.sh:
 #   row overhead SCHED GROUPS DEPTH JOBS IODEPTH ROUND IOPS CPU_US_PER_REQUEST
 #
 # Run: ./lab bench 40-overhead (BENCH_RUNTIME seconds a run, default 5).
@@ -27,7 +28,7 @@ tap_skip_unless_hier_cfq
 disk=ov
 out=/tmp/ov
 spec=$out.spec
-size_mb=8192
+size_mb=65536
 runtime=${BENCH_RUNTIME:-5}
 rounds=${BENCH_ROUNDS:-3}
 scales="10 100 1000"
@@ -62,57 +63,80 @@ counters() {
 		END { print t, r, b }' /proc/uptime "/sys/block/$disk/stat" /proc/stat
 }
 
-# run_case SCHED GROUPS DEPTH JOBS IODEPTH ROUND: one run, its row printed
-run_case() {
-	local sched=$1 groups=$2 depth=$3 jobs=$4 iodepth=$5 round=$6 hier=0
-	local kernel_sched=$1 before after fio_group
-	case $sched in
-	cfq-flat) kernel_sched=cfq ;;
-	cfq-hier) kernel_sched=cfq hier=1 ;;
-	esac
-	make_spec "$groups" "$depth" $hier >$spec
-	set_scheduler $disk "$kernel_sched" || { echo "no scheduler $kernel_sched" >>$out.failed; return; }
+# tree_up GROUPS DEPTH HIER: make_spec's tree made, a reader started in
+# every group but fio's, whose group goes to fio_group.  Each reader's
+# region (the disk shared out: it has no memory behind it) outlasts the
+# tree's runs.
+tree_up() {
+	make_spec "$@" >$spec
 	if ! hier_apply $spec 2>$out.apply; then
-		echo "$sched $groups x $depth: $(cat $out.apply)" >>$out.failed
+		echo "$1 x $2, use_hierarchy $3: $(cat $out.apply)" >>$out.failed
 		hier_remove $spec
-		return
+		return 1
 	fi
-	fio_group=$(hier_spec_lines $spec task | awk 'NR == 1 { print substr($3, 2) }')
 	hier_spec_lines $spec task | sed 1d >$spec.readers
-	hier_start_tasks $spec.readers /dev/$disk $out.pids $((size_mb * 256 / groups))
+	hier_start_tasks $spec.readers /dev/$disk $out.pids $((size_mb * 256 / $1))
+	fio_group=$(hier_spec_lines $spec task | awk 'NR == 1 { print substr($3, 2) }')
+}
+
+# tree_down: the readers stopped and the tree removed
+tree_down() {
+	hier_stop_tasks $out.pids
+	hier_remove $spec
+	set_scheduler $disk none
+}
+
+# run_case SCHED FIO_GROUP GROUPS DEPTH JOBS IODEPTH ROUND: one fio run in
+# FIO_GROUP under SCHED, its row printed
+run_case() {
+	local key="$1 $3 $4 $5 $6 $7" kernel_sched=${1%-flat} before after
+	kernel_sched=${kernel_sched%-hier}
+	set_scheduler $disk "$kernel_sched" || { echo "no scheduler $kernel_sched" >>$out.failed; return; }
 	before=$(counters)
 	if fio --output-format=terse --minimal --filename=/dev/$disk --direct=1 \
-		--ioengine=io_uring --iodepth="$iodepth" --numjobs="$jobs" \
-		--rw=randread --bs=4k --size=$((size_mb / groups))m --time_based \
-		--runtime="$runtime" --cgroup="$fio_group" --cgroup_nodelete=1 \
+		--ioengine=io_uring --iodepth="$6" --numjobs="$5" \
+		--rw=randread --bs=4k --size=$((size_mb / $3))m --time_based \
+		--runtime="$runtime" --cgroup="$2" --cgroup_nodelete=1 \
 		--name=ov >$out.terse 2>$out.err; then
 		after=$(counters)
-		echo "$before $after" | awk -v key="$sched $groups $depth $jobs $iodepth $round" '{
+		echo "$before $after" | awk -v key="$key" '{
 			reads = $5 - $2
 			if (reads > 0)
 				printf "# row overhead %s %d %.1f\n", key, reads / ($4 - $1),
 					($6 - $3) * 10000 / reads
 		}'
 	else
-		echo "$sched $groups x $depth, $jobs x $iodepth: fio failed: $(head -c 200 $out.err)" >>$out.failed
+		echo "$key: fio failed: $(head -c 200 $out.err)" >>$out.failed
 	fi
-	hier_stop_tasks $out.pids
-	hier_remove $spec
-	set_scheduler $disk none
 }
 
-: >$out.failed
-for round in $(seq 1 "$rounds"); do
-	for sched in none mq-deadline bfq cfq-flat cfq-hier; do
-		for shape in 1:1 1:16 2:1 2:16; do
-			run_case $sched 1 1 "${shape%:*}" "${shape#*:}" "$round"
-		done
-		for groups in $scales; do
-			for depth in 1 4; do
-				run_case $sched "$groups" $depth 2 16 "$round"
+# run_tree GROUPS DEPTH HIER SCHEDS SHAPES: one tree for every round of
+# the schedulers SCHEDS (the tree's readers running on through the
+# switches) and fio's SHAPES ("JOBS:IODEPTH")
+run_tree() {
+	local groups=$1 depth=$2 fio_group round sched shape
+	tree_up "$groups" "$depth" "$3" || return
+	for round in $(seq 1 "$rounds"); do
+		for sched in $4; do
+			for shape in $5; do
+				run_case "$sched" "$fio_group" "$groups" "$depth" \
+					"${shape%:*}" "${shape#*:}" "$round"
 			done
 		done
 	done
+	tree_down
+}
+
+# The schedulers interleave within each round.  Building a tree of 1000
+# groups and starting its readers takes minutes of the guest's time, so
+# a tree serves every scheduler it can: the flat one all but cfq-hier
+# (none, mq-deadline and bfq do not read use_hierarchy).
+: >$out.failed
+for groups_depth in 1:1 $(for g in $scales; do echo "$g:1 $g:4"; done); do
+	groups=${groups_depth%:*} depth=${groups_depth#*:} shapes=2:16
+	[ "$groups" != 1 ] || shapes="1:1 1:16 2:1 2:16"
+	run_tree "$groups" "$depth" 0 "none mq-deadline bfq cfq-flat" "$shapes"
+	run_tree "$groups" "$depth" 1 cfq-hier "$shapes"
 done
 tap_none "every case ran" $out.failed
 nullb_remove $disk
