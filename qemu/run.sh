@@ -61,9 +61,7 @@ done
 # The guest runs exactly the list it is given, and qemu/verdict.sh fails
 # every test of it that did not run: one list, made here.
 if [ -z "$tests" ]; then
-	tests=$(find "$tests_dir" -maxdepth 1 -name '[0-9]*.sh' -printf '%f\n' |
-		LC_ALL=C sort | sed 's/\.sh$//' | paste -sd, -) ||
-		lab_die "no guest tests folder $tests_dir"
+	tests=$(guest_test_names "$tests_dir") || lab_die "no guest tests folder $tests_dir"
 fi
 mkdir -p "$out"
 rm -f "$out"/{console,results,dmesg}.log "$out/expected-tests"
