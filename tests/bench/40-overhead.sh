@@ -66,7 +66,9 @@ counters() {
 # tree_up GROUPS DEPTH HIER: make_spec's tree made, a reader started in
 # every group but fio's, whose group goes to fio_group.  Each reader's
 # region (the disk shared out: it has no memory behind it) outlasts the
-# tree's runs.
+# tree's runs.  The readers never wait for the disk, so they run only
+# while fio does (run_case): with 999 of them busy the script's own
+# commands between runs would get a thousandth of the CPU.
 tree_up() {
 	make_spec "$@" >$spec
 	if ! hier_apply $spec 2>$out.apply; then
@@ -75,7 +77,7 @@ tree_up() {
 		return 1
 	fi
 	hier_spec_lines $spec task | sed 1d >$spec.readers
-	hier_start_tasks $spec.readers /dev/$disk $out.pids $((size_mb * 256 / $1))
+	hier_start_tasks $spec.readers /dev/$disk $out.pids $((size_mb * 256 / $1)) stopped
 	fio_group=$(hier_spec_lines $spec task | awk 'NR == 1 { print substr($3, 2) }')
 }
 
@@ -92,6 +94,7 @@ run_case() {
 	local key="$1 $3 $4 $5 $6 $7" kernel_sched=${1%-flat} before after
 	kernel_sched=${kernel_sched%-hier}
 	set_scheduler $disk "$kernel_sched" || { echo "no scheduler $kernel_sched" >>$out.failed; return; }
+	hier_signal_tasks CONT $out.pids
 	before=$(counters)
 	if fio --output-format=terse --minimal --filename=/dev/$disk --direct=1 \
 		--ioengine=io_uring --iodepth="$6" --numjobs="$5" \
@@ -108,6 +111,7 @@ run_case() {
 	else
 		echo "$key: fio failed: $(head -c 200 $out.err)" >>$out.failed
 	fi
+	hier_signal_tasks STOP $out.pids
 }
 
 # run_tree GROUPS DEPTH HIER SCHEDS SHAPES: one tree for every round of

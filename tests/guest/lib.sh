@@ -686,11 +686,13 @@ hier_share_case() {
 	hier_remove "$spec"
 }
 
-# hier_start_tasks SPEC DEV PIDS [BLOCKS]: start one busy reader per task
-# of the spec (busybox dd, direct 4 KiB reads, each from its own region
-# of DEV, BLOCKS 4 KiB blocks long, 65536 (256 MiB) unless given),
+# hier_start_tasks SPEC DEV PIDS [BLOCKS [stopped]]: start one busy reader
+# per task of the spec (busybox dd, direct 4 KiB reads, each from its own
+# region of DEV, BLOCKS 4 KiB blocks long, 65536 (256 MiB) unless given),
 # already in its cgroup and at its ioprio when its first I/O is issued;
-# PIDS gets "NAME PID" lines.  Stop them with hier_stop_tasks.
+# PIDS gets "NAME PID" lines.  With "stopped", each reader stops itself
+# (SIGSTOP) before its first I/O, for hier_signal_tasks to start them all
+# at once.  Stop them with hier_stop_tasks.
 hier_start_tasks() {
 	local kind name path prio i=0 cls blocks=${4:-65536}
 	: >"$3"
@@ -702,21 +704,39 @@ hier_start_tasks() {
 		*) cls= ;;
 		esac
 		# shellcheck disable=SC2016
-		sh -c 'echo $$ >"$1/tasks" && shift && exec "$@"' sh "$BLKIO${path%/}" \
+		sh -c 'echo $$ >"$1/tasks" || exit 1
+			[ "$2" != stopped ] || kill -STOP $$
+			shift 2 && exec "$@"' sh "$BLKIO${path%/}" "${5:-}" \
 			$cls dd if="$2" of=/dev/null bs=4k iflag=direct \
 			skip=$((i * blocks)) count="$blocks" 2>/dev/null &
 		echo "$name $!" >>"$3"
 		i=$((i + 1))
 	done <"$3.spec"
 	rm -f "$3.spec"
+	[ "${5:-}" = stopped ] && [ -s "$3" ] || return 0
+	# every reader stopped, so that a SIGCONT reaches them all
+	while awk '$3 != "T" { running = 1 } END { exit !running }' \
+		$(awk '{ print "/proc/" $2 "/stat" }' "$3") 2>/dev/null; do
+		sleep 0.1
+	done
 }
 
-# hier_stop_tasks PIDS: stop the readers hier_start_tasks started.
+# hier_signal_tasks SIGNAL PIDS: send SIGNAL (STOP, CONT) to every reader
+# hier_start_tasks started, in one kill
+hier_signal_tasks() {
+	[ -s "$2" ] || return 0
+	# shellcheck disable=SC2046
+	kill -"$1" $(awk '{ print $2 }' "$2") 2>/dev/null
+}
+
+# hier_stop_tasks PIDS: stop the readers hier_start_tasks started, stopped
+# (SIGSTOP) ones too.
 hier_stop_tasks() {
 	local name pid
 	while read -r name pid; do
 		kill "$pid" 2>/dev/null
 	done <"$1"
+	hier_signal_tasks CONT "$1"
 	while read -r name pid; do
 		wait "$pid" 2>/dev/null
 	done <"$1"
