@@ -20,11 +20,6 @@
 #   row overhead SCHED GROUPS DEPTH JOBS IODEPTH ROUND IOPS CPU_US_PER_REQUEST
 #
 # Run: ./lab bench 40-overhead (BENCH_RUNTIME seconds a run, default 5).
-. "$LAB_GUEST_LIB"
-tap_plan 2
-
-tap_skip_unless_hier_cfq
-
 disk=ov
 out=/tmp/ov
 spec=$out.spec
@@ -33,6 +28,42 @@ runtime=${BENCH_RUNTIME:-5}
 rounds=${BENCH_ROUNDS:-3}
 scales="10 100 1000"
 [ "${BENCH_SHORT:-0}" = 0 ] || scales=10
+
+# counters: "SECONDS READS BUSY_TICKS" now: the guest's uptime, the
+# disk's completed reads and the CPUs' busy time in USER_HZ ticks
+counters() {
+	awk -v disk="/sys/block/$disk/stat" 'FILENAME == "/proc/uptime" { t = $1; next }
+		FILENAME == disk { r = $1; next }
+		$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8 + $9 }
+		END { print t, r, b }' /proc/uptime "/sys/block/$disk/stat" /proc/stat
+}
+
+# "$0 hook start|end", fio's exec_prerun and exec_postrun: the first job
+# to start takes the counters and continues the readers, the first to end
+# stops them and takes the counters again.  So the counters cover fio's
+# run with every group busy, and fio's own start and exit, which busy
+# readers would starve of CPU, happen without them.  It runs before the
+# guest library is read, to start as fast as it can.
+if [ "${1:-}" = hook ]; then
+	mkdir "$out.$2" 2>/dev/null || exit 0
+	case $2 in
+	start)
+		counters >$out.before
+		# shellcheck disable=SC2046
+		[ ! -s $out.pids ] || kill -CONT $(awk '{ print $2 }' $out.pids)
+		;;
+	end)
+		# shellcheck disable=SC2046
+		[ ! -s $out.pids ] || kill -STOP $(awk '{ print $2 }' $out.pids)
+		counters >$out.after
+		;;
+	esac
+	exit 0
+fi
+
+. "$LAB_GUEST_LIB"
+tap_plan 2
+tap_skip_unless_hier_cfq
 cfq_nullb $disk size=$size_mb irqmode=0 completion_nsec=0 hw_queue_depth=64 rotational=0
 tap_check "zero-latency null_blk $disk" test -b /dev/$disk
 
@@ -54,20 +85,12 @@ make_spec() {
 	}'
 }
 
-# counters: "SECONDS READS BUSY_TICKS" now: the guest's uptime, the
-# disk's completed reads and the CPUs' busy time in USER_HZ ticks
-counters() {
-	awk -v disk="/sys/block/$disk/stat" 'FILENAME == "/proc/uptime" { t = $1; next }
-		FILENAME == disk { r = $1; next }
-		$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8 + $9 }
-		END { print t, r, b }' /proc/uptime "/sys/block/$disk/stat" /proc/stat
-}
 
 # tree_up GROUPS DEPTH HIER: make_spec's tree made, a reader started in
 # every group but fio's, whose group goes to fio_group.  Each reader's
 # region (the disk shared out: it has no memory behind it) outlasts the
 # tree's runs.  The readers never wait for the disk, so they run only
-# while fio does (run_case): with 999 of them busy the script's own
+# while fio does (the hook above): with 999 of them busy the script's own
 # commands between runs would get a thousandth of the CPU.
 tree_up() {
 	make_spec "$@" >$spec
@@ -91,18 +114,19 @@ tree_down() {
 # run_case SCHED FIO_GROUP GROUPS DEPTH JOBS IODEPTH ROUND: one fio run in
 # FIO_GROUP under SCHED, its row printed
 run_case() {
-	local key="$1 $3 $4 $5 $6 $7" kernel_sched=${1%-flat} before after
+	local key="$1 $3 $4 $5 $6 $7" kernel_sched=${1%-flat}
 	kernel_sched=${kernel_sched%-hier}
 	set_scheduler $disk "$kernel_sched" || { echo "no scheduler $kernel_sched" >>$out.failed; return; }
-	hier_signal_tasks CONT $out.pids
-	before=$(counters)
-	if fio --output-format=terse --minimal --filename=/dev/$disk --direct=1 \
+	rm -rf $out.start $out.end $out.before $out.after
+	# (in /tmp: fio writes what each hook printed to JOB.prerun.txt there)
+	if (cd /tmp && fio --output-format=terse --minimal --filename=/dev/$disk --direct=1 \
 		--ioengine=io_uring --iodepth="$6" --numjobs="$5" \
 		--rw=randread --bs=4k --size=$((size_mb / $3))m --time_based \
 		--runtime="$runtime" --cgroup="$2" --cgroup_nodelete=1 \
-		--name=ov >$out.terse 2>$out.err; then
-		after=$(counters)
-		echo "$before $after" | awk -v key="$key" '{
+		--exec_prerun="sh $0 hook start" --exec_postrun="sh $0 hook end" \
+		--name=ov >$out.terse 2>$out.err); then
+		[ -s $out.after ] || echo "$key: fio's hooks took no counters" >>$out.failed
+		cat $out.before $out.after | paste -sd' ' | awk -v key="$key" '{
 			reads = $5 - $2
 			if (reads > 0)
 				printf "# row overhead %s %d %.1f\n", key, reads / ($4 - $1),
@@ -110,8 +134,8 @@ run_case() {
 		}'
 	else
 		echo "$key: fio failed: $(head -c 200 $out.err)" >>$out.failed
+		hier_signal_tasks STOP $out.pids
 	fi
-	hier_signal_tasks STOP $out.pids
 }
 
 # run_tree GROUPS DEPTH HIER SCHEDS SHAPES: one tree for every round of
