@@ -43,7 +43,8 @@ counters() {
 # stops them and takes the counters again.  So the counters cover fio's
 # run with every group busy, and fio's own start and exit, which busy
 # readers would starve of CPU, happen without them.  It runs before the
-# guest library is read, to start as fast as it can.
+# guest library is read, to start as fast as it can, so it sends the
+# signals itself rather than through hier_signal_tasks.
 if [ "${1:-}" = hook ]; then
 	mkdir "$out.$2" 2>/dev/null || exit 0
 	case $2 in
@@ -138,9 +139,9 @@ run_case() {
 	fi
 }
 
-# run_tree GROUPS DEPTH HIER SCHEDS SHAPES: one tree for every round of
-# the schedulers SCHEDS (the tree's readers running on through the
-# switches) and fio's SHAPES ("JOBS:IODEPTH")
+# run_tree GROUPS DEPTH HIER SCHEDS SHAPES: one tree, its readers kept
+# (stopped between runs) for every round of the schedulers SCHEDS and
+# fio's SHAPES ("JOBS:IODEPTH")
 run_tree() {
 	local groups=$1 depth=$2 fio_group round sched shape
 	tree_up "$groups" "$depth" "$3" || return

@@ -714,8 +714,9 @@ hier_start_tasks() {
 	done <"$3.spec"
 	rm -f "$3.spec"
 	[ "${5:-}" = stopped ] && [ -s "$3" ] || return 0
-	# every reader stopped, so that a SIGCONT reaches them all
-	while awk '$3 != "T" { running = 1 } END { exit !running }' \
+	# every reader stopped (or ended: one whose cgroup went is a zombie),
+	# so that a SIGCONT reaches them all
+	while awk '$3 != "T" && $3 != "Z" { running = 1 } END { exit !running }' \
 		$(awk '{ print "/proc/" $2 "/stat" }' "$3") 2>/dev/null; do
 		sleep 0.1
 	done
