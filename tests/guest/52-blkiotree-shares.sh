@@ -195,7 +195,7 @@ run_tree() {
 			sh -c "grep -q '\"agrees\": *true' '$out.json' || { cat '$out.ktree'; exit 1; }"
 	else
 		tap_skip "$name: the kernel's debugfs tree agrees with show's" \
-			"no $ktree (CFQ's debugfs tree, patch 9, not in this kernel)"
+			"no $ktree (CFQ's debugfs tree, not in this kernel)"
 	fi
 	hier_remove "$spec"
 }

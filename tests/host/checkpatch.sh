@@ -14,7 +14,7 @@ n=0
 for p in "${patches[@]}"; do
 	n=$((n + 1))
 	# FILE_PATH_CHANGES asks for a MAINTAINERS change with every new
-	# file; patch 1's CFQ entry has "F: block/cfq-*", a glob checkpatch
+	# file; the CFQ patch's entry has "F: block/cfq-*", a glob checkpatch
 	# does not look at, and it covers every file the series adds.
 	if out=$(cd "$LAB_KERNEL_SRC" && perl scripts/checkpatch.pl --strict --no-tree \
 		--ignore FILE_PATH_CHANGES \
