@@ -86,7 +86,6 @@ make_spec() {
 	}'
 }
 
-
 # tree_up GROUPS DEPTH HIER: make_spec's tree made, a reader started in
 # every group but fio's, whose group goes to fio_group.  Each reader's
 # region (the disk shared out: it has no memory behind it) outlasts the
@@ -135,8 +134,9 @@ run_case() {
 		}'
 	else
 		echo "$key: fio failed: $(head -c 200 $out.err)" >>$out.failed
-		hier_signal_tasks STOP $out.pids
 	fi
+	# the readers still run if fio failed or ended without its end hook
+	[ -d $out.end ] || hier_signal_tasks STOP $out.pids
 }
 
 # run_tree GROUPS DEPTH HIER SCHEDS SHAPES: one tree, its readers kept
