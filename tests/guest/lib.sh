@@ -604,6 +604,28 @@ hier_fio() {
 	return $rc
 }
 
+# hier_fio_open SPEC DEV OUT [FIO_OPTION...]: hier_fio in the background
+# with no end of its own (its runtime an hour, a ceiling only): the jobs
+# run until hier_fio_close OUT, however long what is measured beside them
+# takes (blkiotree beside four readers on the debug kernel and a busy
+# host took over a minute, CI 2026-12-06).  fio ends its jobs when its
+# trigger file OUT.stop appears, and then saves their verify state in
+# its working directory, so it runs in OUT.d.
+hier_fio_open() {
+	local spec=$1 dev=$2 out=$3
+	shift 3
+	rm -rf "$out.stop" "$out.d" && mkdir "$out.d" || return
+	(cd "$out.d" && hier_fio "$spec" "$dev" 3600 "$out" --trigger-file="$out.stop" "$@") &
+	echo $! >"$out.fio"
+}
+
+# hier_fio_close OUT: end the jobs of hier_fio_open OUT; returns
+# hier_fio's status.
+hier_fio_close() {
+	touch "$1.stop"
+	wait "$(cat "$1.fio")"
+}
+
 # hier_fio_iops OUT: the IOPS of all jobs of the hier_fio run that wrote
 # OUT.bytes and OUT.seconds.
 hier_fio_iops() {
