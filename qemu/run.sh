@@ -11,6 +11,8 @@
 #     --out DIR        where logs land; default $LAB_OUT/FLAVOR
 #     --append PARAMS  more kernel parameters (a test's "# lab-boot:"
 #                      line); default $LAB_APPEND
+#     --drive-opts O   more -drive options of the virtio disk (a test's
+#                      "# lab-drive:" line); default $LAB_DRIVE_OPTS
 #     --label NAME     the results' label in the summary; default FLAVOR,
 #                      or FLAVOR-CLOCK on another clock than the flavor's
 #     --scratch NAME   the virtio disk's file, $LAB_CACHE/scratch-NAME.img;
@@ -30,7 +32,7 @@ top=$(dirname "$here")
 . "$here/lab.conf"
 
 flavor=normal mode=test tests= tests_dir=$top/tests/guest destdir= out=
-append=${LAB_APPEND:-} label= scratch_name=
+append=${LAB_APPEND:-} drive_opts=${LAB_DRIVE_OPTS:-} label= scratch_name=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--flavor) flavor=$2; shift 2 ;;
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--destdir) destdir=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--drive-opts) drive_opts=$2; shift 2 ;;
 	--label) label=$2; shift 2 ;;
 	--scratch) scratch_name=$2; shift 2 ;;
 	*) lab_die "run.sh: unknown option $1" ;;
@@ -129,7 +132,7 @@ esac
 
 machine=(-accel "$(accel)" -m "${LAB_GUEST_MEM:-2048}" "${clock_opts[@]}"
 	-no-reboot -display none -kernel "$kernel" -initrd "$out/initramfs.cpio"
-	-drive file="$scratch",if=virtio,format=raw,cache=writeback)
+	-drive file="$scratch",if=virtio,format=raw,cache=writeback${drive_opts:+,$drive_opts})
 cmdline="console=ttyS0 panic=-1 loglevel=5 lab.flavor=$flavor lab.mode=$mode"
 cmdline="$cmdline lab.clock=$clock"
 cmdline="$cmdline lab.test_timeout=${LAB_TEST_TIMEOUT:-900}"

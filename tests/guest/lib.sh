@@ -81,20 +81,6 @@ tap_check_timing() {
 	[ -z "$output" ] || echo "$output" | sed '/^#/!s/^/#   /'
 }
 
-# tap_check_todo REASON DESC CMD...: tap_check for a figure the code is
-# known not to reach yet (REASON names the issue): a miss is a TAP TODO,
-# reported with its figures, that does not fail the run.
-tap_check_todo() {
-	local reason=$1 desc=$2 output
-	shift 2
-	if output=$("$@" 2>&1); then
-		tap_ok "$desc"
-	else
-		tap_fail "$desc # TODO $reason"
-	fi
-	[ -z "$output" ] || echo "$output" | sed 's/^/#   /'
-}
-
 # ratio_at_least A B MIN: print A / B; succeed when A is at least MIN
 # times B (and B is not 0).
 ratio_at_least() {
@@ -1120,12 +1106,11 @@ writeback_reader_vs() {
 	}' $wb_out.terse
 }
 
-# writeback_case NAME DEV [GAP]: the reader against a direct reader, then
+# writeback_case NAME DEV: the reader against a direct reader, then
 # against a buffered writer under cfq, bfq and mq-deadline; cfq is
-# judged, the others' figures reported.  With GAP (the issue that names
-# a known shortfall) a miss is a TAP TODO.
+# judged, the others' figures reported.
 writeback_case() {
-	local name=$1 dev=$2 gap=${3:-} disk ref wb s
+	local name=$1 dev=$2 disk ref wb s
 	disk=${dev#/dev/}
 	set_scheduler "$disk" cfq
 	ref=$(writeback_reader_vs "$dev" --direct=1 --ioengine=psync --rw=read)
@@ -1139,11 +1124,6 @@ writeback_case() {
 	done
 	set_scheduler "$disk" cfq
 	wb=$(awk '{ print $2 }' $wb_out.cfq)
-	set -- "$name: beside a buffered writer the reader keeps 80 % under cfq" \
+	tap_check_timing "$name: beside a buffered writer the reader keeps 80 % under cfq" \
 		ratio_at_least "$wb" "${ref% *}" 0.8
-	if [ -n "$gap" ]; then
-		tap_check_todo "$gap" "$@"
-	else
-		tap_check_timing "$@"
-	fi
 }
