@@ -755,17 +755,22 @@ hier_stop_tasks() {
 # (started with hier_fio), by spec order: fio forks its jobs in that order,
 # so the Nth smallest pid of a fio process whose parent is fio is the Nth
 # task.  Waits up to 30 s (by the clock, however slow the kernel) for all
-# jobs to exist.  One awk reads every /proc/PID/stat: a command per
-# process would take seconds a pass on the debug kernel.
+# jobs to exist.  One cat reads every /proc/PID/stat for one awk (a
+# command per process would take seconds a pass on the debug kernel):
+# cat goes on past a process that ended after the glob, where busybox
+# awk, given the files, stops at it and prints nothing.  (A debug guest
+# beside a busy host found none of five running jobs in 30 s: 52 in a
+# ./lab test of 2026-12-07; that race is the likely cause.)
 fio_job_pids() {
 	local want deadline
 	want=$(hier_spec_lines "$1" task | wc -l)
 	deadline=$(($(date +%s) + 30))
 	while :; do
 		# "PID (COMM) STATE PPID ..."; fio's comm has no blank
-		awk '$2 == "(fio)" { parent[$1] = $4 }
-			END { for (p in parent) if (parent[p] in parent) print p }' \
-			/proc/[0-9]*/stat 2>/dev/null | sort -n >"$2.pids"
+		cat /proc/[0-9]*/stat 2>/dev/null |
+			awk '$2 == "(fio)" { parent[$1] = $4 }
+				END { for (p in parent) if (parent[p] in parent) print p }' |
+			sort -n >"$2.pids"
 		[ "$(wc -l <"$2.pids")" -ge "$want" ] && break
 		[ "$(date +%s)" -lt "$deadline" ] || break
 		sleep 0.1
