@@ -75,9 +75,7 @@ copy_stop() {
 	# held still, so that they start no new cat or dd while the running
 	# ones are found (busybox has no pkill)
 	kill -STOP $copy_reader $copy_writer
-	# through cat, which goes on past a process gone since the glob
-	# (busybox awk stops at it, lib.sh fio_job_pids)
-	children=$(cat /proc/[0-9]*/stat 2>/dev/null |
+	children=$(proc_stats |
 		awk -v a=$copy_reader -v b=$copy_writer '$4 == a || $4 == b { print $1 }')
 	# shellcheck disable=SC2086
 	kill $children $copy_reader $copy_writer 2>/dev/null

@@ -593,10 +593,10 @@ hier_fio() {
 # hier_fio_open SPEC DEV OUT [FIO_OPTION...]: hier_fio in the background
 # with no end of its own (its runtime an hour, a ceiling only): the jobs
 # run until hier_fio_close OUT, however long what is measured beside them
-# takes (blkiotree beside four readers on the debug kernel and a busy
-# host took over a minute, CI 2026-12-06).  fio ends its jobs when its
-# trigger file OUT.stop appears, and then saves their verify state in
-# its working directory, so it runs in OUT.d.
+# takes (blkiotree top beside four readers on the debug kernel and a
+# busy host took more than 56 s, CI 2026-12-06).  fio ends its jobs when
+# its trigger file OUT.stop appears, and then saves their verify state
+# in its working directory, so it runs in OUT.d.
 hier_fio_open() {
 	local spec=$1 dev=$2 out=$3
 	shift 3
@@ -751,25 +751,30 @@ hier_stop_tasks() {
 	done <"$1"
 }
 
+# proc_stats: every process's /proc/PID/stat line ("PID (COMM) STATE
+# PPID ..."), all read by one cat: a command per process would take
+# seconds on the debug kernel, and cat goes on past a process that ended
+# after the glob, where busybox awk, given the files, stops at it and
+# prints nothing.  (A debug guest beside a busy host found none of 52's
+# five running fio jobs in 30 s, 2026-12-07; that race is the likely
+# cause.)
+proc_stats() {
+	cat /proc/[0-9]*/stat 2>/dev/null
+}
+
 # fio_job_pids SPEC PIDS: "NAME PID" per job of the one fio run going on
 # (started with hier_fio), by spec order: fio forks its jobs in that order,
 # so the Nth smallest pid of a fio process whose parent is fio is the Nth
 # task.  Waits up to 30 s (by the clock, however slow the kernel) for all
-# jobs to exist.  One cat reads every /proc/PID/stat for one awk (a
-# command per process would take seconds a pass on the debug kernel):
-# cat goes on past a process that ended after the glob, where busybox
-# awk, given the files, stops at it and prints nothing.  (A debug guest
-# beside a busy host found none of five running jobs in 30 s: 52 in a
-# ./lab test of 2026-12-07; that race is the likely cause.)
+# jobs to exist.
 fio_job_pids() {
 	local want deadline
 	want=$(hier_spec_lines "$1" task | wc -l)
 	deadline=$(($(date +%s) + 30))
 	while :; do
 		# "PID (COMM) STATE PPID ..."; fio's comm has no blank
-		cat /proc/[0-9]*/stat 2>/dev/null |
-			awk '$2 == "(fio)" { parent[$1] = $4 }
-				END { for (p in parent) if (parent[p] in parent) print p }' |
+		proc_stats | awk '$2 == "(fio)" { parent[$1] = $4 }
+			END { for (p in parent) if (parent[p] in parent) print p }' |
 			sort -n >"$2.pids"
 		[ "$(wc -l <"$2.pids")" -ge "$want" ] && break
 		[ "$(date +%s)" -lt "$deadline" ] || break
